@@ -1,0 +1,123 @@
+//! `protect-paths`: deny edits (and, on request, reads) of files that match protected globs.
+//!
+//! Globs are relative to the project root, with `*` stopping at `/` and `**` crossing folders:
+//! `.env` is the root's `.env` only, `**/*.pem` is any `.pem`. A path under the root is matched
+//! relative to it; a path outside the root is matched as the absolute path it is. A denied call
+//! gets `permissionDecision: deny` with a reason naming the pattern; every other call gets no
+//! decision at all, never an `allow`, which would skip the host's own permission prompt.
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
+use std::path::Path;
+
+use crate::paths;
+
+#[cfg(test)]
+mod tests;
+
+/// Protected unless `--no-defaults` is given.
+pub const DEFAULT_GLOBS: &[&str] = &[".env", ".env.*", "**/*.pem", "**/*.key", "**/id_rsa*", ".git/**"];
+
+pub struct ProtectPaths;
+
+static INFO: HandlerInfo = HandlerInfo {
+    name: "protect-paths",
+    description: "Denies edits (and, with --include-read, reads) of secrets and other protected paths",
+    events: &[HookEvent::PreToolUse],
+    matcher: Some("Edit|Write|MultiEdit|NotebookEdit|Read"),
+    options: &[
+        OptionSpec {
+            name: "deny",
+            kind: OptionKind::List,
+            default: None,
+            help: "another protected glob, relative to the project root",
+        },
+        OptionSpec {
+            name: "allow",
+            kind: OptionKind::List,
+            default: None,
+            help: "a glob carved out of the protected ones",
+        },
+        OptionSpec {
+            name: "include-read",
+            kind: OptionKind::Flag,
+            default: None,
+            help: "also deny Read of protected paths",
+        },
+        OptionSpec {
+            name: "no-defaults",
+            kind: OptionKind::Flag,
+            default: None,
+            help: "drop the default globs: .env, .env.*, **/*.pem, **/*.key, **/id_rsa*, .git/**",
+        },
+    ],
+};
+
+impl Handler for ProtectPaths {
+    fn info(&self) -> &'static HandlerInfo {
+        &INFO
+    }
+
+    fn handle(&self, cx: &Context) -> anyhow::Result<Answer> {
+        let event = cx.event();
+        let args = cx.args();
+        let (field, verb) = match event.tool_name() {
+            Some("Edit" | "Write" | "MultiEdit") => ("file_path", "editing"),
+            Some("NotebookEdit") => ("notebook_path", "editing"),
+            Some("Read") if args.flag("include-read") => ("file_path", "reading"),
+            _ => return Ok(Answer::none()),
+        };
+        let Some(raw_path) = event.tool_input_str(field).filter(|p| !p.is_empty()) else {
+            return Ok(Answer::none());
+        };
+
+        let candidate = match_candidate(Path::new(raw_path), cx.cwd(), cx.project_root());
+        let mut deny: Vec<&str> = Vec::new();
+        if !args.flag("no-defaults") {
+            deny.extend(DEFAULT_GLOBS);
+        }
+        deny.extend(args.values("deny").iter().map(String::as_str));
+        let allow: Vec<&str> = args.values("allow").iter().map(String::as_str).collect();
+
+        if !allow.is_empty() && glob_set(&allow)?.is_match(&candidate) {
+            return Ok(Answer::none());
+        }
+        let matched = glob_set(&deny)?.matches(&candidate);
+        let Some(&first) = matched.first() else {
+            return Ok(Answer::none());
+        };
+        let pattern = deny[first];
+        Ok(Answer::deny(format!(
+            "hookmux protect-paths: {verb} `{candidate}` is not allowed: it matches the protected \
+             pattern `{pattern}`. Ask the user to make this change themselves."
+        )))
+    }
+}
+
+register_handler!(ProtectPaths);
+
+/// The string globs are matched against: the path relative to the project root when it lies
+/// under it, else the absolute path.
+fn match_candidate(path: &Path, cwd: &Path, root: &Path) -> String {
+    let absolute = paths::absolute(path, cwd);
+    let root = paths::absolute(root, cwd);
+    match absolute.strip_prefix(&root) {
+        Ok(relative) if !relative.as_os_str().is_empty() => relative.to_string_lossy().into_owned(),
+        _ => absolute.to_string_lossy().into_owned(),
+    }
+}
+
+fn glob_set(patterns: &[&str]) -> anyhow::Result<GlobSet> {
+    let mut builder = GlobSetBuilder::new();
+    for pattern in patterns {
+        builder.add(glob(pattern)?);
+    }
+    Ok(builder.build()?)
+}
+
+fn glob(pattern: &str) -> anyhow::Result<Glob> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(|err| anyhow::anyhow!("protect-paths: invalid glob `{pattern}`: {err}"))
+}

@@ -1,0 +1,117 @@
+use super::*;
+use hookmux_sdk::testing::TestRun;
+use hookmux_sdk::Decision;
+use serde_json::json;
+
+fn write(path: &str) -> TestRun {
+    TestRun::new(&ProtectPaths).event(json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}))
+}
+
+fn reason(answer: &Answer) -> &str {
+    answer.reason.as_deref().unwrap_or_default()
+}
+
+#[test]
+fn defaults_deny_secrets_relative_to_the_root() {
+    for (path, pattern) in [
+        (".env", "`.env`"),
+        (".env.local", "`.env.*`"),
+        ("certs/server.pem", "`**/*.pem`"),
+        ("server.key", "`**/*.key`"),
+        ("keys/id_rsa.pub", "`**/id_rsa*`"),
+        (".git/config", "`.git/**`"),
+    ] {
+        let answer = write(path).answer();
+        assert_eq!(answer.decision, Some(Decision::Deny), "{path}");
+        assert!(reason(&answer).contains(pattern), "{path}: {}", reason(&answer));
+    }
+}
+
+#[test]
+fn ordinary_files_get_no_decision_at_all() {
+    for path in ["src/main.rs", "README.md", "sub/.env", "env.txt", ".gitignore"] {
+        assert_eq!(write(path).answer(), Answer::none(), "{path}");
+    }
+}
+
+#[test]
+fn absolute_paths_under_the_root_are_made_relative() {
+    let root = tempfile::tempdir().unwrap();
+    let absolute = root.path().join("project/.env");
+    let answer = TestRun::new(&ProtectPaths)
+        .in_dir(root)
+        .event(json!({"tool_name": "Edit", "tool_input": {"file_path": absolute.to_str().unwrap()}}))
+        .answer();
+    assert_eq!(answer.decision, Some(Decision::Deny));
+    assert!(reason(&answer).contains("editing `.env`"), "{}", reason(&answer));
+}
+
+#[test]
+fn fixture_paths_are_matched_inside_the_project() {
+    let answer = TestRun::new(&ProtectPaths)
+        .fixture(concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/events/PreToolUse-Write.json"))
+        .event(json!({"tool_input": {"file_path": "/home/dev/acme/.env.production", "content": "S=1"}}))
+        .answer();
+    assert_eq!(answer.decision, Some(Decision::Deny));
+    assert!(reason(&answer).contains("`.env.production`"));
+}
+
+#[test]
+fn dot_dot_cannot_escape_the_rules() {
+    let answer = write("src/../.env").answer();
+    assert_eq!(answer.decision, Some(Decision::Deny));
+}
+
+#[test]
+fn paths_outside_the_root_match_as_absolute() {
+    let answer = write("/home/someone/.ssh/id_rsa").answer();
+    assert_eq!(answer.decision, Some(Decision::Deny));
+    assert!(reason(&answer).contains("/home/someone/.ssh/id_rsa"));
+    assert_eq!(write("/etc/hosts").answer(), Answer::none());
+}
+
+#[test]
+fn deny_adds_allow_carves_out_no_defaults_drops() {
+    let answer = write("secrets/db.txt").args(["--deny", "secrets/**"]).answer();
+    assert!(reason(&answer).contains("`secrets/**`"));
+    assert_eq!(write(".env.example").args(["--allow", ".env.example"]).answer(), Answer::none());
+    assert_eq!(write(".env").args(["--no-defaults"]).answer(), Answer::none());
+    let answer = write(".env").args(["--no-defaults", "--deny", "*.env", "--deny", ".env"]).answer();
+    assert!(reason(&answer).contains("`.env`"));
+}
+
+#[test]
+fn notebooks_and_multiedit_are_covered_read_only_on_request() {
+    let nb = TestRun::new(&ProtectPaths)
+        .event(json!({"tool_name": "NotebookEdit", "tool_input": {"notebook_path": "keys/x.key"}}))
+        .answer();
+    assert_eq!(nb.decision, Some(Decision::Deny));
+    let multi = TestRun::new(&ProtectPaths)
+        .event(json!({"tool_name": "MultiEdit", "tool_input": {"file_path": ".env"}}))
+        .answer();
+    assert_eq!(multi.decision, Some(Decision::Deny));
+
+    let read = || TestRun::new(&ProtectPaths).event(json!({"tool_name": "Read", "tool_input": {"file_path": ".env"}}));
+    assert_eq!(read().answer(), Answer::none());
+    let answer = read().args(["--include-read"]).answer();
+    assert_eq!(answer.decision, Some(Decision::Deny));
+    assert!(reason(&answer).starts_with("hookmux protect-paths: reading"));
+}
+
+#[test]
+fn other_tools_and_malformed_inputs_get_no_decision() {
+    let bash =
+        TestRun::new(&ProtectPaths).event(json!({"tool_name": "Bash", "tool_input": {"command": "cat .env"}})).answer();
+    assert_eq!(bash, Answer::none());
+    for input in [json!({}), json!({"file_path": 7}), json!("x"), json!({"file_path": ""})] {
+        let answer = TestRun::new(&ProtectPaths).event(json!({"tool_name": "Write", "tool_input": input})).answer();
+        assert_eq!(answer, Answer::none());
+    }
+}
+
+#[test]
+fn an_invalid_glob_is_an_error_naming_it() {
+    let outcome = write("a").args(["--deny", "a[b"]).run();
+    let err = outcome.answer.unwrap_err().to_string();
+    assert!(err.contains("`a[b`"), "{err}");
+}
