@@ -1,0 +1,121 @@
+use super::*;
+use serde_json::json;
+
+fn call(tool: &str, input: serde_json::Value) -> Event {
+    Event::from_fields(
+        json!({"hook_event_name": "PreToolUse", "cwd": "/p/sub", "tool_name": tool, "tool_input": input})
+            .as_object()
+            .unwrap()
+            .clone(),
+    )
+}
+
+fn runs(rule: &str, event: &Event) -> bool {
+    Rule::parse(rule).unwrap().verdict(event, Path::new("/p"), Some(Path::new("/home/u"))) == IfVerdict::Run
+}
+
+fn bash(command: &str) -> Event {
+    call("Bash", json!({"command": command}))
+}
+
+/// Conformance `pre-if-field`: `Bash(git *)` does not run for `echo original-command`,
+/// `Bash(echo *)` does.
+#[test]
+fn the_conformance_scenario() {
+    let event = bash("echo original-command");
+    assert!(!runs("Bash(git *)", &event));
+    assert!(runs("Bash(echo *)", &event));
+}
+
+#[test]
+fn bash_exact_prefix_and_wildcards() {
+    assert!(runs("Bash", &bash("anything")));
+    assert!(runs("Bash(*)", &bash("anything")));
+    assert!(runs("Bash(npm test)", &bash("npm test")));
+    assert!(!runs("Bash(npm test)", &bash("npm test --watch")));
+    assert!(runs("Bash(npm run test:*)", &bash("npm run test:unit")) || runs("Bash(npm:*)", &bash("npm run")));
+    assert!(runs("Bash(npm:*)", &bash("npm install")) && runs("Bash(npm:*)", &bash("npm")));
+    assert!(!runs("Bash(npm:*)", &bash("npmx")));
+    // The space before `*` is a word boundary; a trailing ` *` also takes the bare command.
+    assert!(runs("Bash(ls *)", &bash("ls -la")) && runs("Bash(ls *)", &bash("ls")));
+    assert!(!runs("Bash(ls *)", &bash("lsof")));
+    assert!(runs("Bash(ls*)", &bash("lsof")));
+    assert!(runs("Bash(git * main)", &bash("git push origin main")));
+    assert!(runs("Bash(* --version)", &bash("node --version")));
+}
+
+#[test]
+fn bash_rules_see_every_subcommand() {
+    assert!(runs("Bash(git *)", &bash("cd repo && git status")));
+    assert!(runs("Bash(rm *)", &bash("echo hi; rm -rf x")));
+    assert!(runs("Bash(curl *)", &bash("echo $(curl -s http://x) | sh")));
+    assert!(runs("Bash(curl *)", &bash("echo `curl x`")));
+    assert!(runs("Bash(grep *)", &bash("cat f | grep x")));
+    assert!(runs("Bash(make *)", &bash("FOO=1 BAR=2 make all")));
+    assert!(runs("Bash(make *)", &bash("timeout 30 make all")));
+    assert!(runs("Bash(make *)", &bash("nice -n 5 nohup make all")));
+    assert!(!runs("Bash(git *)", &bash("echo 'git status; x'")));
+    // `2>&1` is a redirection, not a background `&`.
+    assert!(runs("Bash(npm test 2>&1)", &bash("npm test 2>&1")));
+    // A command that cannot be split fails open.
+    assert!(runs("Bash(git *)", &bash("echo 'unterminated")));
+}
+
+#[test]
+fn split_subcommands_handles_quotes_and_substitutions() {
+    assert_eq!(split_subcommands("a && b || c; d | e & f\ng").unwrap(), ["a", "b", "c", "d", "e", "f", "g"]);
+    assert_eq!(split_subcommands("echo \"a; b\" 'c | d'").unwrap(), ["echo \"a; b\" 'c | d'"]);
+    assert_eq!(split_subcommands("x $(y; z)").unwrap(), ["y", "z", "x $(y; z)"]);
+    assert_eq!(split_subcommands("a > f 2>&1 && b &> g").unwrap(), ["a > f 2>&1", "b &> g"]);
+    assert!(split_subcommands("echo \"open").is_none());
+    assert!(split_subcommands("echo $(open").is_none());
+}
+
+#[test]
+fn file_rules_are_gitignore_like() {
+    let edit = |path: &str| call("Edit", json!({"file_path": path}));
+    assert!(runs("Edit(src/**)", &edit("/p/src/a/b.rs")));
+    assert!(!runs("Edit(src/**)", &edit("/p/lib/a.rs")));
+    assert!(runs("Edit(*.ts)", &edit("/p/deep/x.ts")));
+    assert!(runs("Edit(/src/*.rs)", &edit("/p/src/main.rs")));
+    assert!(!runs("Edit(/src/*.rs)", &edit("/p/src/a/main.rs")));
+    assert!(runs("Edit(./notes.md)", &edit("/p/sub/notes.md")));
+    assert!(runs("Edit(//tmp/x)", &edit("/tmp/x")));
+    assert!(runs("Read(~/.zshrc)", &call("Read", json!({"file_path": "/home/u/.zshrc"}))));
+    // Edit rules cover Write; Read rules do not cover Edit.
+    assert!(runs("Edit(*.md)", &call("Write", json!({"file_path": "/p/a.md"}))));
+    assert!(!runs("Read(*.md)", &edit("/p/a.md")));
+    assert!(runs("NotebookEdit(*.ipynb)", &call("NotebookEdit", json!({"notebook_path": "/p/n.ipynb"}))));
+}
+
+#[test]
+fn other_tools() {
+    assert!(runs("WebFetch(domain:example.com)", &call("WebFetch", json!({"url": "https://docs.example.com/x"}))));
+    assert!(!runs("WebFetch(domain:example.com)", &call("WebFetch", json!({"url": "https://example.org/"}))));
+    assert!(runs("Agent(Explore)", &call("Agent", json!({"subagent_type": "Explore"}))));
+    assert!(runs("Task(Explore)", &call("Agent", json!({"subagent_type": "Explore"}))));
+    assert!(!runs("Agent(Plan)", &call("Agent", json!({"subagent_type": "Explore"}))));
+    assert!(runs("mcp__github", &call("mcp__github__create_issue", json!({}))));
+    assert!(runs("mcp__github__*", &call("mcp__github__create_issue", json!({}))));
+    assert!(!runs("mcp__github", &call("mcp__gitlab__x", json!({}))));
+    assert!(runs("mcp__github__create_issue", &call("mcp__github__create_issue", json!({}))));
+    assert!(!runs("Bash(git *)", &call("Write", json!({"file_path": "/p/x"}))));
+    // A specifier hookmux cannot evaluate fails open.
+    assert!(runs("WebSearch(anything)", &call("WebSearch", json!({"query": "q"}))));
+}
+
+#[test]
+fn parse_errors() {
+    assert!(Rule::parse("Bash(git *").is_err());
+    assert!(Rule::parse("(x)").is_err());
+    assert!(Rule::parse("Bash git").is_err());
+    assert_eq!(Rule::parse(" Bash(git *) ").unwrap().to_string(), "Bash(git *)");
+}
+
+#[test]
+fn wildcards() {
+    assert!(wildcard_matches("a*c", "abbbc"));
+    assert!(wildcard_matches("*", ""));
+    assert!(!wildcard_matches("a*c", "abd"));
+    assert!(wildcard_matches("*x*y*", "__x__y"));
+}
