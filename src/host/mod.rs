@@ -1,0 +1,3 @@
+//! Encoding answers for each host.
+
+pub mod claude;

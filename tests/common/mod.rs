@@ -1,0 +1,81 @@
+//! A small builder for running the real `hookmux` binary in tests.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
+}
+
+pub fn fixture_text(name: &str) -> String {
+    std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+/// One `hookmux` invocation with a clean environment: only `PATH`, plus what the test sets.
+pub struct Hookmux {
+    args: Vec<String>,
+    stdin: Vec<u8>,
+    env: Vec<(String, String)>,
+    cwd: Option<PathBuf>,
+}
+
+#[derive(Debug)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: Option<i32>,
+}
+
+impl Output {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {:?}", self.stdout))
+    }
+}
+
+impl Hookmux {
+    pub fn new<I: IntoIterator<Item = S>, S: Into<String>>(args: I) -> Hookmux {
+        Hookmux { args: args.into_iter().map(Into::into).collect(), stdin: Vec::new(), env: Vec::new(), cwd: None }
+    }
+
+    pub fn stdin(mut self, stdin: impl Into<Vec<u8>>) -> Hookmux {
+        self.stdin = stdin.into();
+        self
+    }
+
+    pub fn env(mut self, name: &str, value: impl AsRef<std::ffi::OsStr>) -> Hookmux {
+        self.env.push((name.to_string(), value.as_ref().to_string_lossy().into_owned()));
+        self
+    }
+
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Hookmux {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    pub fn run(self) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hookmux"));
+        command.args(&self.args).env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default());
+        for (name, value) in &self.env {
+            command.env(name, value);
+        }
+        if let Some(cwd) = &self.cwd {
+            command.current_dir(cwd);
+        }
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = command.spawn().expect("spawn hookmux");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let input = self.stdin;
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let output = child.wait_with_output().expect("wait for hookmux");
+        writer.join().expect("stdin writer");
+        Output {
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: output.status.code(),
+        }
+    }
+}
