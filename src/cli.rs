@@ -35,6 +35,8 @@ enum Command {
         /// Show only this handler.
         name: Option<String>,
     },
+    // Built-in handlers with commands of their own add them here, flattened:
+    // `#[command(flatten)] Name(hookmux_handlers::name::cli::Commands),`
 }
 
 /// Parses the command line and runs the command.
@@ -43,6 +45,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
+        // Built-in command groups: `Command::Name(commands) => commands.run(),`
     };
     match result {
         Ok(code) => code,
