@@ -27,6 +27,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Read one hook event on stdin, run every matching hook of the settings, answer once.
+    Dispatch {
+        /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
+        #[arg(long = "settings", value_name = "PATH")]
+        settings: Vec<std::path::PathBuf>,
+    },
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
         /// Print JSON instead of a table.
@@ -45,6 +51,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
+        Command::Dispatch { settings } => Ok(dispatch(settings)),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
     };
     match result {
@@ -95,6 +102,20 @@ fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
     let _ = std::io::stdout().write_all(&output.stdout);
     let _ = std::io::stderr().write_all(&output.stderr);
     ExitCode::from(output.exit_code.unwrap_or(1).clamp(0, 255) as u8)
+}
+
+/// `hookmux dispatch`: exit 0 unless an event blocks by exit code only.
+fn dispatch(settings: Vec<std::path::PathBuf>) -> ExitCode {
+    let world = crate::dispatch::World {
+        env: Env::from_process(),
+        cwd: std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/")),
+    };
+    let stdin = read_stdin();
+    let encoded = crate::dispatch::dispatch(&stdin, &world, &crate::dispatch::DispatchOptions { settings });
+    let _ = std::io::stdout().write_all(encoded.stdout.as_bytes());
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().write_all(encoded.stderr.as_bytes());
+    ExitCode::from(encoded.exit_code.clamp(0, 255) as u8)
 }
 
 fn handlers(name: Option<&str>, as_json: bool) -> anyhow::Result<ExitCode> {

@@ -16,13 +16,18 @@ use hookmux_handlers as _;
 
 pub mod builtin;
 pub mod cli;
+pub mod combine;
 pub mod diagnostic;
+pub mod dispatch;
 pub mod host;
+pub mod http;
 pub mod jsonpath;
 pub mod matcher;
 pub mod outcome;
 pub mod plan;
+pub mod process;
 pub mod rule;
+pub mod run;
 pub mod settings;
 pub mod sources;
 

@@ -1,5 +1,6 @@
 //! Claude Code's hook protocol: an answer becomes stdout JSON (or plain text) and an exit code.
 
+use crate::combine::{blocks_with_decision, Combined, ContextPiece, Permission};
 use hookmux_sdk::{Answer, Decision, HookEvent};
 use serde_json::{Map, Value};
 
@@ -27,24 +28,6 @@ fn takes_additional_context(event: HookEvent) -> bool {
             | PostToolBatch
             | Stop
             | SubagentStop
-    )
-}
-
-/// Events that block with a top-level `decision: "block"` and `reason`.
-fn blocks_with_decision(event: HookEvent) -> bool {
-    use HookEvent::*;
-    matches!(
-        event,
-        UserPromptSubmit
-            | UserPromptExpansion
-            | PostToolUse
-            | PostToolUseFailure
-            | PostToolBatch
-            | Stop
-            | SubagentStop
-            | ConfigChange
-            | PreCompact
-            | TaskCreated
     )
 }
 
@@ -152,6 +135,99 @@ pub fn encode_answer(answer: &Answer, event: HookEvent) -> Encoded {
         encoded.stdout = text.clone();
     }
     encoded
+}
+
+/// Encodes the combined verdict of every handler as one Claude Code hook answer whose effect on
+/// the host matches the handlers run natively: the same tools blocked, the same tool input, the
+/// same turn end, the hooks' own text in front of the model in the same place.
+///
+/// - A PreToolUse block is a JSON deny whose reason is the hook's own (`[<command>]: <stderr>`
+///   for an exit 2, which the host words exactly as it words a native exit 2).
+/// - Blocks on UserPromptSubmit, PostToolUse, Stop and the other decision events become one
+///   `decision: "block"` whose reason joins every blocking hook's message, one per line.
+/// - Events that block only by exit code (TaskCompleted, TeammateIdle, WorktreeCreate,
+///   Elicitation) get exit 2 with the messages on stderr.
+/// - Plain stdout that the host reads as context (UserPromptSubmit, UserPromptExpansion,
+///   SessionStart) is printed as plain text when it is all there is to say; next to anything
+///   that needs JSON it joins `additionalContext`.
+/// - Notices for the user (non-blocking errors, timeouts, dispatch's own problems) go to
+///   `systemMessage`, which the host shows the user and never the model, and to stderr.
+pub fn encode_combined(combined: &Combined, event: HookEvent) -> Encoded {
+    let mut top = Map::new();
+    let mut specific = Map::new();
+    let mut encoded = Encoded::default();
+
+    if let Some(reasons) = &combined.stop {
+        top.insert("continue".into(), Value::Bool(false));
+        if !reasons.is_empty() {
+            top.insert("stopReason".into(), reasons.join("\n").into());
+        }
+    }
+    let messages: Vec<&str> = combined.system_messages.iter().chain(&combined.notices).map(String::as_str).collect();
+    if !messages.is_empty() {
+        top.insert("systemMessage".into(), messages.join("\n").into());
+    }
+    if let Some((permission, reasons)) = &combined.permission {
+        specific.insert("permissionDecision".into(), permission.as_str().into());
+        if !reasons.is_empty() {
+            specific.insert("permissionDecisionReason".into(), reasons.join("\n").into());
+        }
+    }
+    if let Some(input) = &combined.updated_input {
+        if combined.permission.as_ref().is_none_or(|(p, _)| *p != Permission::Deny) {
+            specific.insert("updatedInput".into(), input.clone());
+        }
+    }
+    if let Some(decision) = &combined.permission_request {
+        specific.insert("decision".into(), Value::Object(decision.clone()));
+    }
+    if !combined.blocks.is_empty() && blocks_with_decision(event) {
+        top.insert("decision".into(), "block".into());
+        top.insert("reason".into(), combined.blocks.join("\n").into());
+    }
+    for (key, value) in &combined.extra {
+        specific.insert(key.clone(), value.clone());
+    }
+
+    let needs_json = !top.is_empty() || !specific.is_empty();
+    let all_plain = combined.context.iter().all(|piece| matches!(piece, ContextPiece::Plain(_)));
+    let mut plain_stdout = None;
+    if !combined.context.is_empty() {
+        if all_plain && !needs_json {
+            plain_stdout = Some(join_pieces(&combined.context));
+        } else if takes_additional_context(event) {
+            specific.insert("additionalContext".into(), join_pieces(&combined.context).into());
+        }
+    }
+
+    if !specific.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), event.as_str().into());
+        with_name.extend(specific);
+        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    if event == HookEvent::WorktreeCreate {
+        if let Some(path) = &combined.worktree_path {
+            encoded.stdout = format!("{path}\n");
+        }
+    } else if !top.is_empty() {
+        encoded.stdout = format!("{}\n", Value::Object(top));
+    } else if let Some(text) = plain_stdout {
+        encoded.stdout = text;
+    }
+    if !combined.exit_blocks.is_empty() {
+        encoded.exit_code = 2;
+        encoded.stderr = combined.exit_blocks.join("\n");
+    }
+    encoded
+}
+
+fn join_pieces(pieces: &[ContextPiece]) -> String {
+    let texts: Vec<&str> = pieces.iter().map(|p| p.text().trim_end_matches('\n')).collect();
+    if pieces.len() == 1 {
+        return pieces[0].text().to_string();
+    }
+    texts.join("\n")
 }
 
 #[cfg(test)]
