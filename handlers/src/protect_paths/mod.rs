@@ -8,7 +8,9 @@
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::paths;
 
@@ -72,21 +74,21 @@ impl Handler for ProtectPaths {
         };
 
         let candidate = match_candidate(Path::new(raw_path), cx.cwd(), cx.project_root());
-        let mut deny: Vec<&str> = Vec::new();
-        if !args.flag("no-defaults") {
-            deny.extend(DEFAULT_GLOBS);
-        }
-        deny.extend(args.values("deny").iter().map(String::as_str));
         let allow: Vec<&str> = args.values("allow").iter().map(String::as_str).collect();
-
         if !allow.is_empty() && glob_set(&allow)?.is_match(&candidate) {
             return Ok(Answer::none());
         }
-        let matched = glob_set(&deny)?.matches(&candidate);
-        let Some(&first) = matched.first() else {
+        let defaults: &[&str] = if args.flag("no-defaults") { &[] } else { DEFAULT_GLOBS };
+        let extra: Vec<&str> = args.values("deny").iter().map(String::as_str).collect();
+        let mut pattern = None;
+        for patterns in [defaults, extra.as_slice()] {
+            if pattern.is_none() && !patterns.is_empty() {
+                pattern = glob_set(patterns)?.matches(&candidate).first().map(|&index| patterns[index]);
+            }
+        }
+        let Some(pattern) = pattern else {
             return Ok(Answer::none());
         };
-        let pattern = deny[first];
         Ok(Answer::deny(format!(
             "hookmux protect-paths: {verb} `{candidate}` is not allowed: it matches the protected \
              pattern `{pattern}`. Ask the user to make this change themselves."
@@ -107,12 +109,24 @@ fn match_candidate(path: &Path, cwd: &Path, root: &Path) -> String {
     }
 }
 
-fn glob_set(patterns: &[&str]) -> anyhow::Result<GlobSet> {
+/// Compiles a glob list once per process. Under `hookmux dispatch` several protect-paths entries
+/// (with different options) share the default globs, and compiling a set costs more than
+/// everything else the handler does.
+fn glob_set(patterns: &[&str]) -> anyhow::Result<Arc<GlobSet>> {
+    static COMPILED: OnceLock<Mutex<HashMap<Vec<String>, Arc<GlobSet>>>> = OnceLock::new();
+    let key: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+    // Held while compiling, so that entries running side by side compile a set once.
+    let mut cache = COMPILED.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(set) = cache.get(&key) {
+        return Ok(set.clone());
+    }
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
         builder.add(glob(pattern)?);
     }
-    Ok(builder.build()?)
+    let set = Arc::new(builder.build()?);
+    cache.insert(key, set.clone());
+    Ok(set)
 }
 
 fn glob(pattern: &str) -> anyhow::Result<Glob> {
