@@ -157,6 +157,14 @@ pub fn combine(event: HookEvent, hook_name: &str, outcomes: &[Labelled<'_>]) -> 
                 }
                 combined.notices.push(format!("{hook_name} hook error: [{label}]: {message}"));
             }
+            Outcome::Refused { message } => {
+                let message = format!("[{label}]: {message}");
+                if event == HookEvent::PreToolUse {
+                    permissions.push((Permission::Deny, Some(message)));
+                } else {
+                    combined.notices.push(format!("{hook_name} hook error: {message}"));
+                }
+            }
             Outcome::Cancelled { after } => {
                 combined.notices.push(format!(
                     "{hook_name} hook [{label}] timed out after {}; it gives no decision",
@@ -297,3 +305,6 @@ fn humane(duration: std::time::Duration) -> String {
         format!("{secs} s")
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -20,6 +20,9 @@ pub struct RawOutput {
     /// `None` when there is no exit status (killed by a signal, or timed out).
     pub exit_code: Option<i32>,
     pub timed_out: bool,
+    /// The process exited but its stdout or stderr stayed open (a background child holding it)
+    /// past the quiet window: later output may have been lost.
+    pub unterminated: bool,
     /// Bytes dropped past the capture cap.
     pub stdout_dropped: u64,
     pub stderr_dropped: u64,
@@ -90,6 +93,9 @@ pub enum Outcome {
     Blocked { message: String, json: Option<HookJson> },
     /// A non-blocking error: the action proceeds; the message is for the user.
     Failed { message: String },
+    /// An answer Claude Code refuses because the capture may be incomplete (the hook's stdio
+    /// stayed open after it exited): on PreToolUse the call is blocked with this message.
+    Refused { message: String },
     /// Timed out: no decision.
     Cancelled { after: Duration },
 }
@@ -122,6 +128,11 @@ pub fn classify(raw: &RawOutput, event: HookEvent, label: &str, timeout: Duratio
     let stdout = raw.stdout_text();
     let stderr = raw.stderr_text();
     let read = read_stdout(&stdout, event);
+    if raw.unterminated && raw.exit_code != Some(2) && suspects_unterminated_output(event) {
+        if let Some(message) = refusal(&read, &stdout, event) {
+            return Outcome::Refused { message };
+        }
+    }
     match raw.exit_code {
         Some(0) => match read {
             StdoutRead::Empty => Outcome::Answered { json: None, plain: None },
@@ -150,6 +161,35 @@ pub fn classify(raw: &RawOutput, event: HookEvent, label: &str, timeout: Duratio
                 Outcome::Failed { message: format!("Failed with non-blocking {status}: {first_line}") }
             }
         },
+    }
+}
+
+/// Events on which Claude Code 2.1.328 distrusts a capture whose stdio outlived the hook
+/// (observed: PreToolUse, PostToolUse, Stop; UserPromptSubmit and SessionStart honour it).
+fn suspects_unterminated_output(event: HookEvent) -> bool {
+    use HookEvent::*;
+    matches!(event, PreToolUse | PostToolUse | PostToolUseFailure | Stop | SubagentStop)
+}
+
+/// Why an unterminated capture is refused, in the host's words: when it opens a JSON object that
+/// never completed, or parses as an answer that grants (allow, approve), rewrites (updated input
+/// or output) or injects (additional context, a Stop or PostToolUse block). Restrictions (deny,
+/// ask, `continue: false`) and plain text are honoured.
+fn refusal(read: &StdoutRead, stdout: &str, event: HookEvent) -> Option<String> {
+    match read {
+        StdoutRead::Invalid(_) if stdout.trim_start().starts_with('{') && serde_json::from_str::<Value>(stdout.trim()).is_err() => {
+            Some("hook output opens a JSON payload that never completed before its stdio went quiet; refusing to read the partial capture as a verdict".to_string())
+        }
+        StdoutRead::Json(json) => {
+            let grants = json.specific_str("permissionDecision") == Some("allow") || json.decision.as_deref() == Some("approve");
+            let rewrites = ["updatedInput", "updatedToolOutput", "updatedMCPToolOutput"].iter().any(|k| json.specific.contains_key(*k));
+            let injects = json.specific.contains_key("additionalContext")
+                || (event != HookEvent::PreToolUse && json.decision.as_deref() == Some("block"));
+            (grants || rewrites || injects).then(|| {
+                "hook output parsed as a document that grants, rewrites or injects, but its stdio went quiet before end-of-stream and a dropped later document could have changed it; refusing to honor the suspect capture".to_string()
+            })
+        }
+        _ => None,
     }
 }
 
@@ -230,3 +270,6 @@ fn typed<'v, T>(
         Some(value) => read(value).map(Some).ok_or_else(|| format!("`{key}` must be {expected}")),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -20,8 +20,10 @@ pub const CAPTURE_CAP: usize = 1 << 20;
 pub const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// After a hook exits, how long its output pipes may stay open (a background grandchild holding
-/// them) before hookmux stops reading. What the hook wrote before exiting is read well within it.
-const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(100);
+/// them) before hookmux stops reading and calls the capture unterminated, as Claude Code does
+/// after a quiet window of about this length. What the hook wrote before exiting is read well
+/// within it.
+pub const QUIET_WINDOW: Duration = Duration::from_millis(300);
 
 /// What to start.
 #[derive(Clone, Debug)]
@@ -77,13 +79,15 @@ pub fn run(spec: &ProcessSpec) -> RawOutput {
     let stderr = Capture::start(child.stderr.take());
 
     let (status, timed_out) = wait_or_kill(&mut child, spec.timeout);
-    let (stdout, stdout_dropped) = stdout.finish();
-    let (stderr, stderr_dropped) = stderr.finish();
+    let exited = Instant::now();
+    let (stdout, stdout_dropped, stdout_ended) = stdout.finish(exited + QUIET_WINDOW);
+    let (stderr, stderr_dropped, stderr_ended) = stderr.finish(exited + QUIET_WINDOW);
     RawOutput {
         stdout,
         stderr,
         exit_code: status.and_then(|s| s.code()),
         timed_out,
+        unterminated: !(timed_out || (stdout_ended && stderr_ended)),
         stdout_dropped,
         stderr_dropped,
         wall: started.elapsed(),
@@ -183,12 +187,14 @@ impl Capture {
         Capture { buffer, done: Some(rx) }
     }
 
-    /// Waits briefly for the pipe to close, then takes what was read.
-    fn finish(self) -> (Vec<u8>, u64) {
-        if let Some(done) = &self.done {
-            let _ = done.recv_timeout(DRAIN_AFTER_EXIT);
-        }
+    /// Waits until `deadline` at most for the pipe to close, then takes what was read, and
+    /// whether the pipe ended.
+    fn finish(self, deadline: Instant) -> (Vec<u8>, u64, bool) {
+        let ended = match &self.done {
+            Some(done) => done.recv_timeout(deadline.saturating_duration_since(Instant::now())).is_ok(),
+            None => true,
+        };
         let mut captured = self.buffer.lock().unwrap_or_else(|p| p.into_inner());
-        (std::mem::take(&mut captured.data), captured.dropped)
+        (std::mem::take(&mut captured.data), captured.dropped, ended)
     }
 }

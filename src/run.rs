@@ -214,6 +214,37 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
+
+    /// A built-in that takes longer than its timeout.
+    struct Sleeper;
+    static SLEEPER: HandlerInfo = HandlerInfo {
+        name: "test-sleeper",
+        description: "sleeps 3 s, then denies",
+        events: &[HookEvent::PreToolUse],
+        matcher: None,
+        options: &[],
+    };
+    impl Handler for Sleeper {
+        fn info(&self) -> &'static HandlerInfo {
+            &SLEEPER
+        }
+        fn handle(&self, _cx: &Context) -> anyhow::Result<Answer> {
+            std::thread::sleep(Duration::from_secs(3));
+            Ok(Answer::deny("too late"))
+        }
+    }
+    register_handler!(Sleeper);
+
+    #[test]
+    fn a_built_in_that_overruns_gives_no_decision() {
+        let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
+        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default());
+        let call = BuiltinCall { name: "test-sleeper".into(), args: vec![] };
+        let output = run_builtin(&call, Duration::from_millis(100), &cx);
+        assert!(output.timed_out);
+        assert!(output.stdout.is_empty());
+    }
 
     #[test]
     fn exec_form_placeholders() {

@@ -233,6 +233,7 @@ fn join_pieces(pieces: &[ContextPiece]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::combine::{Combined, ContextPiece, Permission};
     use serde_json::json;
 
     fn json_of(answer: &Answer, event: HookEvent) -> Value {
@@ -298,6 +299,82 @@ mod tests {
         assert_eq!((encoded.exit_code, encoded.stderr.as_str(), encoded.stdout.as_str()), (2, "not done", ""));
         // Context on an event without hookSpecificOutput is not encoded into invalid JSON.
         assert_eq!(json_of(&Answer::context("x"), HookEvent::Notification), Value::Null);
+    }
+
+    fn combined_json(combined: &Combined, event: HookEvent) -> Value {
+        let encoded = encode_combined(combined, event);
+        assert_eq!(encoded.exit_code, 0);
+        serde_json::from_str(&encoded.stdout).unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn one_answer_for_pre_tool_use() {
+        // pre-exit2-stderr: the deny reason is the hook's own `[command]: stderr`.
+        let combined = Combined {
+            permission: Some((Permission::Deny, vec!["[cmd]: blocked\n".into()])),
+            updated_input: Some(json!({"command": "x"})),
+            context: vec![ContextPiece::Additional("C1".into()), ContextPiece::Additional("C2".into())],
+            ..Combined::default()
+        };
+        assert_eq!(
+            combined_json(&combined, HookEvent::PreToolUse),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                "permissionDecisionReason": "[cmd]: blocked\n", "additionalContext": "C1\nC2"}})
+        );
+        let allow = Combined {
+            permission: Some((Permission::Allow, vec![])),
+            updated_input: Some(json!({"command": "y"})),
+            ..Combined::default()
+        };
+        assert_eq!(
+            combined_json(&allow, HookEvent::PreToolUse),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "y"}}})
+        );
+        // Plain stdout on a tool event is never context.
+        assert_eq!(encode_combined(&Combined::default(), HookEvent::PreToolUse), Encoded::default());
+    }
+
+    #[test]
+    fn plain_context_stays_plain_when_it_is_all_there_is() {
+        // ups-plain-stdout, ups-two-plain, ss-plain
+        let plain = Combined {
+            context: vec![ContextPiece::Plain("UPS-ONE\n".into()), ContextPiece::Plain("UPS-TWO\n".into())],
+            ..Combined::default()
+        };
+        assert_eq!(encode_combined(&plain, HookEvent::UserPromptSubmit).stdout, "UPS-ONE\nUPS-TWO");
+        let one = Combined { context: vec![ContextPiece::Plain("SS\n".into())], ..Combined::default() };
+        assert_eq!(encode_combined(&one, HookEvent::SessionStart).stdout, "SS\n");
+        // Next to JSON, plain text joins additionalContext, in configured order.
+        let mixed = Combined {
+            context: vec![ContextPiece::Plain("P\n".into()), ContextPiece::Additional("A".into())],
+            system_messages: vec!["note".into()],
+            ..Combined::default()
+        };
+        assert_eq!(
+            combined_json(&mixed, HookEvent::UserPromptSubmit),
+            json!({"systemMessage": "note", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "P\nA"}})
+        );
+    }
+
+    #[test]
+    fn blocks_stops_and_notices() {
+        // ups-exit2 and stop-block-once: one decision whose reason joins the messages.
+        let blocks = Combined { blocks: vec!["[a]: one\n".into(), "two".into()], ..Combined::default() };
+        assert_eq!(combined_json(&blocks, HookEvent::Stop), json!({"decision": "block", "reason": "[a]: one\n\ntwo"}));
+        let stop =
+            Combined { stop: Some(vec!["halt".into()]), notices: vec!["hook error".into()], ..Combined::default() };
+        assert_eq!(
+            combined_json(&stop, HookEvent::PreToolUse),
+            json!({"continue": false, "stopReason": "halt", "systemMessage": "hook error"})
+        );
+        let exit_only = Combined { exit_blocks: vec!["[t]: failing tests".into()], ..Combined::default() };
+        let encoded = encode_combined(&exit_only, HookEvent::TaskCompleted);
+        assert_eq!(
+            (encoded.exit_code, encoded.stderr.as_str(), encoded.stdout.as_str()),
+            (2, "[t]: failing tests", "")
+        );
+        let worktree = Combined { worktree_path: Some("/tmp/wt".into()), ..Combined::default() };
+        assert_eq!(encode_combined(&worktree, HookEvent::WorktreeCreate).stdout, "/tmp/wt\n");
     }
 
     #[test]

@@ -39,6 +39,11 @@ impl Hookmux {
         Hookmux { args: args.into_iter().map(Into::into).collect(), stdin: Vec::new(), env: Vec::new(), cwd: None }
     }
 
+    pub fn args_push<I: IntoIterator<Item = S>, S: Into<String>>(mut self, args: I) -> Hookmux {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
     pub fn stdin(mut self, stdin: impl Into<Vec<u8>>) -> Hookmux {
         self.stdin = stdin.into();
         self

@@ -1,0 +1,399 @@
+//! `hookmux dispatch` as a process: what it does with real hooks that hang, spawn, flood, fail,
+//! live in the background or answer over http.
+
+mod common;
+
+use common::{fixture_text, Hookmux};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A project folder with one settings file.
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new(settings: Value) -> Project {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("hooks.json"), settings.to_string()).unwrap();
+        Project { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn file(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn read(&self, name: &str) -> String {
+        std::fs::read_to_string(self.file(name)).unwrap_or_default()
+    }
+
+    /// dispatch with this project's settings, the event's cwd set to the project.
+    fn dispatch(&self, mut event: Value) -> common::Output {
+        event["cwd"] = Value::from(self.path().to_str().unwrap());
+        self.command().stdin(event.to_string()).run()
+    }
+
+    fn command(&self) -> Hookmux {
+        Hookmux::new(["dispatch", "--settings", self.file("hooks.json").to_str().unwrap()])
+            .env("CLAUDE_PROJECT_DIR", self.path())
+            .env("TMPDIR", self.path())
+            .env("HOME", self.path())
+            .cwd(self.path())
+    }
+}
+
+fn hooks(event: &str, handlers: Value) -> Value {
+    json!({"hooks": {event: [{"hooks": handlers}]}})
+}
+
+fn command(cmd: &str) -> Value {
+    json!({"type": "command", "command": cmd})
+}
+
+fn bash_event() -> Value {
+    serde_json::from_str(&fixture_text("events/PreToolUse-Bash.json")).unwrap()
+}
+
+fn pid_alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence.
+    unsafe { libc::kill(pid, 0) == 0 }
+}
+
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done()
+}
+
+#[test]
+fn a_hung_hook_and_its_children_are_gone_after_the_timeout() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([{"type": "command", "command": "sleep 300 & echo $! > child.pid; echo $$ > hook.pid; sleep 300; exit 2", "timeout": 1}]),
+    ));
+    let out = project.dispatch(bash_event());
+    assert_eq!(out.code, Some(0));
+    let answer = out.json();
+    assert!(answer["hookSpecificOutput"].is_null(), "a timed-out hook gives no decision: {answer}");
+    assert!(answer["systemMessage"].as_str().unwrap().contains("timed out after 1 s"));
+    for file in ["hook.pid", "child.pid"] {
+        let pid: i32 = project.read(file).trim().parse().expect("pid written");
+        assert!(wait_until(Duration::from_secs(5), || !pid_alive(pid)), "{file} ({pid}) still alive");
+    }
+}
+
+/// A hook that exits while a background child keeps its stdout open: dispatch answers without
+/// waiting for the child, and (as Claude Code 2.1.328 does) honours what restricts but refuses
+/// what grants, rewrites or injects, since a later part of the output may have been lost; on
+/// PreToolUse the refusal blocks the call.
+#[test]
+fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
+    let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "LINGER-DENY"}});
+    let context = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "READY"}});
+    for (answer, expect_reason) in [(deny, "LINGER-DENY"), (context, "its stdio went quiet before end-of-stream")] {
+        let project = Project::new(hooks(
+            "PreToolUse",
+            json!([command(&format!("sleep 30 & echo $! > bg.pid; printf '%s' '{answer}'"))]),
+        ));
+        let out = project.dispatch(bash_event());
+        let specific = &out.json()["hookSpecificOutput"];
+        assert_eq!(specific["permissionDecision"], "deny");
+        assert!(specific["permissionDecisionReason"].as_str().unwrap().contains(expect_reason), "{specific}");
+        assert!(specific["additionalContext"].is_null());
+        // dispatch answered while the grandchild, which still holds stdout, is alive.
+        let pid: i32 = project.read("bg.pid").trim().parse().unwrap();
+        assert!(pid_alive(pid), "the background process should outlive the answer");
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    // A child that lets go of stdio is no concern.
+    let context = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "READY"}});
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([command(&format!("sleep 30 >/dev/null 2>&1 & printf '%s' '{context}'"))]),
+    ));
+    assert_eq!(project.dispatch(bash_event()).json()["hookSpecificOutput"]["additionalContext"], "READY");
+}
+
+/// Runs dispatch and returns its peak resident set in KiB (from wait4's rusage).
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std's Child does not know about
+fn peak_rss_kib(project: &Project, event: &Value) -> (i64, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookmux"))
+        .args(["dispatch", "--settings"])
+        .arg(project.file("hooks.json"))
+        .env("CLAUDE_PROJECT_DIR", project.path())
+        .current_dir(project.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(event.to_string().as_bytes()).unwrap();
+    let mut stdout = String::new();
+    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child; usage is a valid out-pointer.
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as i32);
+    (usage.ru_maxrss, stdout)
+}
+
+#[test]
+fn a_hook_printing_50_mib_leaves_dispatch_memory_bounded() {
+    let project = Project::new(hooks(
+        "UserPromptSubmit",
+        json!([command("head -c 52428800 /dev/zero | tr '\\0' x; head -c 52428800 /dev/zero >&2")]),
+    ));
+    let event = json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": project.path(), "prompt": "p"});
+    let (peak, stdout) = peak_rss_kib(&project, &event);
+    // 1 MiB of each stream is kept, the rest counted and dropped.
+    assert_eq!(stdout.len(), 1 << 20, "the captured stdout is capped");
+    assert!(peak < 24 * 1024, "peak RSS {peak} KiB: 100 MiB of output must not be held");
+}
+
+#[test]
+fn malformed_stdin_fails_open_with_a_clear_message() {
+    let project = Project::new(hooks("PreToolUse", json!([command("echo ran > ran.txt; exit 2")])));
+    for stdin in ["{not json", "", "[1,2]", "\u{0}\u{1}"] {
+        let out = project.command().stdin(stdin).run();
+        assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{stdin:?}");
+        assert!(out.stderr.contains("hookmux dispatch:") && out.stderr.contains("no hooks ran"), "{}", out.stderr);
+    }
+    assert_eq!(project.read("ran.txt"), "");
+    let out = project.command().stdin(r#"{"hook_event_name": "NoSuchEvent"}"#).run();
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
+    assert!(out.stderr.contains("`NoSuchEvent`"));
+}
+
+#[test]
+fn a_dispatch_started_by_its_own_hook_answers_nothing() {
+    let bin = env!("CARGO_BIN_EXE_hookmux");
+    // The hook feeds the same event to dispatch again; without the guard this would recurse.
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([command(&format!(
+            "echo x >> ran.txt; {bin} dispatch --settings hooks.json > inner.txt; echo $? > inner.code"
+        ))]),
+    ));
+    let out = project.dispatch(bash_event());
+    assert_eq!(out.code, Some(0));
+    assert_eq!(project.read("ran.txt"), "x\n");
+    assert_eq!(project.read("inner.txt"), "");
+    assert_eq!(project.read("inner.code"), "0\n");
+}
+
+#[test]
+fn stdin_cwd_and_environment_are_the_hosts() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([command("cat > stdin.txt; pwd > cwd.txt; echo \"$CLAUDE_PROJECT_DIR|$CLAUDE_CODE_SESSION_ID|$CLAUDE_ENV_FILE\" > env.txt")]),
+    ));
+    let mut event = bash_event();
+    event["cwd"] = Value::from(project.path().to_str().unwrap());
+    let out = project.command().env("CLAUDE_ENV_FILE", "/tmp/env-file.sh").stdin(event.to_string()).run();
+    assert_eq!(out.code, Some(0));
+    // Compact JSON in the host's key order, plus a newline.
+    assert_eq!(project.read("stdin.txt"), format!("{}\n", serde_json::to_string(&event).unwrap()));
+    assert_eq!(
+        std::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
+        std::fs::canonicalize(project.path()).unwrap()
+    );
+    assert_eq!(
+        project.read("env.txt").trim(),
+        format!("{}|09110fd9-e94d-4dcf-ab61-cd5b8a24d6b2|/tmp/env-file.sh", project.path().display())
+    );
+}
+
+#[test]
+fn a_vanished_cwd_falls_back_to_the_project_root() {
+    let project = Project::new(hooks("PreToolUse", json!([command("pwd > cwd.txt")])));
+    let mut event = bash_event();
+    event["cwd"] = Value::from(project.path().join("gone").to_str().unwrap());
+    project.command().stdin(event.to_string()).run();
+    assert_eq!(
+        std::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
+        std::fs::canonicalize(project.path()).unwrap()
+    );
+}
+
+#[test]
+fn exec_form_runs_without_a_shell_and_substitutes_placeholders() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([{"type": "command", "command": "/bin/sh", "args": ["-c", "echo \"$0 $1\" > exec.txt", "${CLAUDE_PROJECT_DIR}", "a b; $HOME"]}]),
+    ));
+    project.dispatch(bash_event());
+    assert_eq!(project.read("exec.txt"), format!("{} a b; $HOME\n", project.path().display()));
+}
+
+#[test]
+fn async_hooks_start_and_are_not_waited_for() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([{"type": "command", "command": "cat > async-stdin.txt; sleep 1; echo later > async.txt; exit 2", "async": true}]),
+    ));
+    let out = project.dispatch(bash_event());
+    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "an async hook never decides: {}", out.stderr);
+    assert_eq!(project.read("async.txt"), "", "dispatch answered before the hook finished");
+    assert!(wait_until(Duration::from_secs(10), || project.read("async.txt") == "later\n"));
+    assert!(project.read("async-stdin.txt").contains("\"hook_event_name\":\"PreToolUse\""));
+}
+
+#[test]
+fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([
+            {"type": "prompt", "prompt": "Is this safe?"},
+            {"type": "mcp_tool", "server": "s", "tool": "t"},
+            command("echo ran > ran.txt")
+        ]),
+    ));
+    let out = project.dispatch(bash_event());
+    let message = out.json()["systemMessage"].as_str().unwrap().to_string();
+    assert!(message.contains("`prompt` handler") && message.contains("`mcp_tool` handler"), "{message}");
+    assert!(message.contains("hooks.json at hooks.PreToolUse[0].hooks[0]"), "{message}");
+    assert_eq!(project.read("ran.txt"), "ran\n");
+    assert!(out.stderr.contains("was not run"));
+}
+
+#[test]
+fn settings_problems_never_block_and_are_told_once_per_session() {
+    let project = Project::new(json!({"hooks": {"PreToolUse": [
+        {"matcher": ["Bash"], "hooks": [command("echo skipped > skipped.txt")]},
+        {"hooks": [command("echo kept > kept.txt")]}
+    ]}}));
+    let first = project.dispatch(bash_event());
+    assert_eq!(first.code, Some(0));
+    assert!(first.json()["systemMessage"].as_str().unwrap().contains("hooks.PreToolUse[0].matcher"));
+    assert_eq!((project.read("kept.txt"), project.read("skipped.txt")), ("kept\n".into(), String::new()));
+    let second = project.dispatch(bash_event());
+    assert_eq!(second.stdout, "", "the same problem is not repeated in one session");
+
+    // An unreadable file: reported, and the other files' hooks still run.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("bad.json"), "{ nope").unwrap();
+    let out = Hookmux::new(["dispatch", "--settings", other.path().join("bad.json").to_str().unwrap()])
+        .args_push(["--settings", project.file("hooks.json").to_str().unwrap()])
+        .env("TMPDIR", other.path())
+        .stdin(bash_event().to_string())
+        .run();
+    assert!(out.json()["systemMessage"].as_str().unwrap().contains("invalid JSON at line 1"));
+}
+
+#[test]
+fn built_ins_run_in_process_with_the_answer_a_spawned_one_gives() {
+    let bin = env!("CARGO_BIN_EXE_hookmux");
+    let in_process = Project::new(hooks("PreToolUse", json!([command("hookmux run protect-paths --deny 'notes.*'")])));
+    // Quoting the program makes it shell syntax: dispatch spawns it.
+    let spawned =
+        Project::new(hooks("PreToolUse", json!([command(&format!("'{bin}' run protect-paths --deny 'notes.*'"))])));
+    let event: Value = serde_json::from_str(&fixture_text("events/PreToolUse-Write.json")).unwrap();
+    let rebase = |project: &Project| {
+        let mut e = event.clone();
+        e["tool_input"]["file_path"] = Value::from(project.path().join("notes.txt").to_str().unwrap());
+        e
+    };
+    let a = in_process.dispatch(rebase(&in_process));
+    let b = spawned.dispatch(rebase(&spawned));
+    assert_eq!(a.json()["hookSpecificOutput"], b.json()["hookSpecificOutput"]);
+    assert_eq!(a.json()["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+/// A one-connection-at-a-time HTTP server on loopback that records requests and answers with
+/// a fixed status and body.
+fn serve(status: u16, body: &'static str) -> (String, std::sync::mpsc::Receiver<(String, String)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut headers, mut length) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                headers.push_str(&line);
+            }
+            let mut request = vec![0; length];
+            reader.read_exact(&mut request).unwrap();
+            let _ = tx.send((headers, String::from_utf8_lossy(&request).into_owned()));
+            let mut stream = stream;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (url, rx)
+}
+
+#[test]
+fn http_hooks_are_posted_the_event_and_answer_like_stdout() {
+    let (url, requests) = serve(
+        200,
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"http says no"}}"#,
+    );
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([{"type": "http", "url": url, "headers": {"Authorization": "Bearer $TOKEN", "X-Other": "${SECRET}"}, "allowedEnvVars": ["TOKEN"]}]),
+    ));
+    let mut event = bash_event();
+    event["cwd"] = Value::from(project.path().to_str().unwrap());
+    let out = project.command().env("TOKEN", "t0k").env("SECRET", "s3cret").stdin(event.to_string()).run();
+    assert_eq!(out.json()["hookSpecificOutput"]["permissionDecisionReason"], "http says no");
+    let (headers, body) = requests.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert!(headers.contains("Bearer t0k") && !headers.contains("s3cret"), "{headers}");
+    assert!(headers.to_ascii_lowercase().contains("content-type: application/json"));
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["tool_name"], "Bash");
+}
+
+#[test]
+fn http_failures_are_non_blocking_and_urls_can_be_restricted() {
+    let (url, _requests) = serve(503, "{}");
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "http", "url": url}])));
+    let answer = project.dispatch(bash_event()).json();
+    assert!(answer["hookSpecificOutput"].is_null());
+    assert!(answer["systemMessage"].as_str().unwrap().contains("HTTP 503"));
+
+    let (url, requests) = serve(200, "");
+    let mut settings = hooks("PreToolUse", json!([{"type": "http", "url": url}]));
+    settings["allowedHttpHookUrls"] = json!(["https://hooks.example.com/*"]);
+    let project = Project::new(settings);
+    let answer = project.dispatch(bash_event()).json();
+    assert!(answer["systemMessage"].as_str().unwrap().contains("not in allowedHttpHookUrls"));
+    assert!(requests.recv_timeout(Duration::from_millis(300)).is_err(), "a refused URL is never called");
+
+    // SessionStart does not run http hooks.
+    let (url, requests) = serve(200, "");
+    let project = Project::new(hooks("SessionStart", json!([{"type": "http", "url": url}])));
+    project.dispatch(json!({"hook_event_name": "SessionStart", "session_id": "s", "source": "startup"}));
+    assert!(requests.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[test]
+fn task_completed_blocks_by_exit_code() {
+    let project = Project::new(hooks("TaskCompleted", json!([command("echo 'tests still fail' >&2; exit 2")])));
+    let out = project
+        .dispatch(json!({"hook_event_name": "TaskCompleted", "session_id": "s", "task_id": "1", "task_subject": "x"}));
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.contains("tests still fail"));
+}
