@@ -96,7 +96,7 @@ pub fn run_and_answer(
         let cwd = crate::builtin::hook_cwd(event, Some(&project_root), &world.cwd);
         let mut cx = RunContext::new(Arc::new(event.clone()), &world.env, project_root, cwd, http_policy(sources));
         cx.dry = dry;
-        let (results, writers) = run::run_plan(plan, &cx);
+        let (results, writers) = run::run_plan(plan, &Arc::new(cx));
         detached = writers;
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();

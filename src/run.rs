@@ -3,7 +3,7 @@
 //! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
 //! not waited for.
 
-use crate::builtin::{self, BuiltinCall, Invocation};
+use crate::builtin::{self, Invocation};
 use crate::http::{self, HttpCall, HttpPolicy};
 use crate::outcome::RawOutput;
 use crate::plan::{Plan, Planned, Runner};
@@ -65,91 +65,158 @@ pub enum Ran {
 
 /// Runs every handler of the plan in parallel; results come back in plan order. Background
 /// writers for detached handlers are returned so the caller can let them finish.
-pub fn run_plan(plan: &Plan<'_>, cx: &RunContext) -> (Vec<Ran>, Vec<JoinHandle<()>>) {
+///
+/// Each handler gets one thread. A process enforces its own timeout (and kills its group); a
+/// built-in cannot be killed, so the collecting thread stops waiting for it at its deadline and
+/// leaves it to finish on its own: the process exits after answering anyway.
+pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHandle<()>>) {
+    let mut results: Vec<Option<Ran>> = (0..plan.handlers.len()).map(|_| None).collect();
     let mut detached = Vec::new();
-    let results = std::thread::scope(|scope| {
-        let handles: Vec<_> = plan
-            .handlers
-            .iter()
-            .map(|planned| match &planned.runner {
-                Runner::Detached => match start_detached(planned, cx) {
-                    Ok(writer) => {
-                        detached.push(writer);
-                        Ok(Ran::Detached)
-                    }
-                    Err(why) => Ok(Ran::Finished(RawOutput::failure(why))),
-                },
-                Runner::NotRunnable(kind) => Ok(Ran::Skipped(format!(
+    let mut deadlines: Vec<(usize, Instant)> = Vec::new();
+    let (tx, rx) = mpsc::channel::<(usize, Ran)>();
+    let started = Instant::now();
+    for (index, planned) in plan.handlers.iter().enumerate() {
+        match &planned.runner {
+            Runner::Detached => {
+                results[index] =
+                    Some(match process_spec(planned, cx).and_then(|spec| process::start_detached(&spec)) {
+                        Ok(writer) => {
+                            detached.push(writer);
+                            Ran::Detached
+                        }
+                        Err(why) => Ran::Finished(RawOutput::failure(why)),
+                    });
+            }
+            Runner::NotRunnable(kind) => {
+                results[index] = Some(Ran::Skipped(format!(
                     "a `{kind}` handler needs the host's model or MCP client; hookmux dispatch does not run it \
                      (keep it in the host's own settings)"
-                ))),
-                _ => Err(scope.spawn(move || run_one(planned, cx))),
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| match handle {
-                Ok(ran) => ran,
-                Err(handle) => handle
-                    .join()
-                    .unwrap_or_else(|_| Ran::Finished(RawOutput::failure("hookmux: the handler's runner crashed"))),
-            })
-            .collect()
-    });
+                )));
+            }
+            _ => {
+                let job = Job::new(planned, cx);
+                if matches!(planned.runner, Runner::Builtin(_)) {
+                    deadlines.push((index, started + planned.timeout));
+                }
+                let tx = tx.clone();
+                let spawned = std::thread::Builder::new().spawn(move || {
+                    let _ = tx.send((index, job.run()));
+                });
+                if let Err(err) = spawned {
+                    results[index] =
+                        Some(Ran::Finished(RawOutput::failure(format!("hookmux: cannot start a thread: {err}"))));
+                }
+            }
+        }
+    }
+    drop(tx);
+    while results.iter().any(Option::is_none) {
+        let pending_deadline = deadlines.iter().filter(|(i, _)| results[*i].is_none()).map(|(_, at)| *at).min();
+        let received = match pending_deadline {
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok((index, ran)) => results[index] = Some(ran),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                for (index, at) in &deadlines {
+                    if results[*index].is_none() && *at <= now {
+                        results[*index] = Some(Ran::Finished(RawOutput {
+                            timed_out: true,
+                            wall: now - started,
+                            ..RawOutput::default()
+                        }));
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let results = results
+        .into_iter()
+        .map(|ran| ran.unwrap_or_else(|| Ran::Finished(RawOutput::failure("hookmux: the handler's runner crashed"))))
+        .collect();
     (results, detached)
 }
 
-fn run_one(planned: &Planned<'_>, cx: &RunContext) -> Ran {
-    match (&planned.runner, &planned.origin.spec.kind) {
-        (Runner::Builtin(call), _) => Ran::Finished(run_builtin(call, planned.timeout, cx)),
-        (Runner::Http, HookKind::Http { url, headers, allowed_env_vars }) => {
-            if let Some(refusal) = cx.http.refusal(url) {
-                return Ran::Skipped(refusal);
-            }
-            let call = HttpCall { url, headers, allowed_env_vars, body: &cx.stdin, timeout: planned.timeout };
-            Ran::Finished(http::post(&call, &cx.http, &cx.env))
+/// One handler's work, owned so that it can run on a thread that may outlive the plan.
+enum Job {
+    Builtin {
+        handler: &'static dyn hookmux_sdk::Handler,
+        args: Vec<String>,
+        invocation: Invocation,
+    },
+    Process(ProcessSpec),
+    Http {
+        url: String,
+        headers: std::collections::BTreeMap<String, String>,
+        allowed_env_vars: Vec<String>,
+        timeout: Duration,
+        cx: Arc<RunContext>,
+    },
+    Skip(String),
+    Fail(String),
+}
+
+impl Job {
+    fn new(planned: &Planned<'_>, cx: &Arc<RunContext>) -> Job {
+        match (&planned.runner, &planned.origin.spec.kind) {
+            (Runner::Builtin(call), _) => match Registry::global().ok().and_then(|r| r.get(&call.name)) {
+                Some(handler) => Job::Builtin { handler, args: call.args.clone(), invocation: invocation(cx) },
+                None => Job::Fail(format!("hookmux: no handler named `{}`", call.name)),
+            },
+            (Runner::Http, HookKind::Http { url, headers, allowed_env_vars }) => match cx.http.refusal(url) {
+                Some(refusal) => Job::Skip(refusal),
+                None => Job::Http {
+                    url: url.clone(),
+                    headers: headers.clone(),
+                    allowed_env_vars: allowed_env_vars.clone(),
+                    timeout: planned.timeout,
+                    cx: cx.clone(),
+                },
+            },
+            (_, HookKind::Command { .. }) => match process_spec(planned, cx) {
+                Ok(spec) => Job::Process(spec),
+                Err(why) => Job::Fail(why),
+            },
+            _ => Job::Skip("nothing to run".to_string()),
         }
-        (_, HookKind::Command { .. }) => match process_spec(planned, cx) {
-            Ok(spec) => Ran::Finished(process::run(&spec)),
-            Err(why) => Ran::Finished(RawOutput::failure(why)),
-        },
-        _ => Ran::Skipped("nothing to run".to_string()),
+    }
+
+    fn run(self) -> Ran {
+        match self {
+            Job::Builtin { handler, args, invocation } => {
+                let started = Instant::now();
+                let mut output = builtin::call(handler, &args, &invocation);
+                output.wall = started.elapsed();
+                Ran::Finished(output)
+            }
+            Job::Process(spec) => Ran::Finished(process::run(&spec)),
+            Job::Http { url, headers, allowed_env_vars, timeout, cx } => {
+                let call = HttpCall {
+                    url: &url,
+                    headers: &headers,
+                    allowed_env_vars: &allowed_env_vars,
+                    body: &cx.stdin,
+                    timeout,
+                };
+                Ran::Finished(http::post(&call, &cx.http, &cx.env))
+            }
+            Job::Skip(why) => Ran::Skipped(why),
+            Job::Fail(why) => Ran::Finished(RawOutput::failure(why)),
+        }
     }
 }
 
-/// Calls a built-in on its own thread; one that overruns its timeout gives no decision (the
-/// thread is left to finish on its own; the process exits after answering anyway).
-fn run_builtin(call: &BuiltinCall, timeout: Duration, cx: &RunContext) -> RawOutput {
-    let started = Instant::now();
-    let Some(handler) = Registry::global().ok().and_then(|r| r.get(&call.name)) else {
-        return RawOutput::failure(format!("hookmux: no handler named `{}`", call.name));
-    };
-    let invocation = Invocation {
+fn invocation(cx: &RunContext) -> Invocation {
+    Invocation {
         event: cx.event.clone(),
         env: cx.env.clone(),
         cwd: cx.cwd.clone(),
         project_root: cx.project_root.clone(),
         dry: cx.dry,
-    };
-    let args = call.args.clone();
-    let (tx, rx) = mpsc::channel();
-    let spawned = std::thread::Builder::new().name(format!("handler {}", call.name)).spawn(move || {
-        let _ = tx.send(builtin::call(handler, &args, &invocation));
-    });
-    if let Err(err) = spawned {
-        return RawOutput::failure(format!("hookmux: cannot start a thread for `{}`: {err}", call.name));
     }
-    let mut output = match rx.recv_timeout(timeout) {
-        Ok(output) => output,
-        Err(_) => RawOutput { timed_out: true, ..RawOutput::default() },
-    };
-    output.wall = started.elapsed();
-    output
-}
-
-fn start_detached(planned: &Planned<'_>, cx: &RunContext) -> Result<JoinHandle<()>, String> {
-    let spec = process_spec(planned, cx)?;
-    process::start_detached(&spec)
 }
 
 /// The process for a command handler: `sh -c` for the shell form (wrapped by
@@ -214,6 +281,7 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builtin::BuiltinCall;
     use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
 
     /// A built-in that takes longer than its timeout.
@@ -240,10 +308,21 @@ mod tests {
     fn a_built_in_that_overruns_gives_no_decision() {
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
         let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default());
-        let call = BuiltinCall { name: "test-sleeper".into(), args: vec![] };
-        let output = run_builtin(&call, Duration::from_millis(100), &cx);
-        assert!(output.timed_out);
-        assert!(output.stdout.is_empty());
+        let settings = crate::settings::SettingsFile::parse(
+            std::path::Path::new("s.json"),
+            crate::settings::Scope::Flag,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "hookmux run test-sleeper", "timeout": 0.1},
+                {"type": "command", "command": "hookmux run protect-paths"}
+            ]}]}}"#,
+        );
+        let sources = crate::sources::Sources::from_files(vec![settings]);
+        let plan = crate::plan::plan(&cx.event, &sources, &crate::plan::PlanOptions::default());
+        assert_eq!(plan.handlers[0].runner, Runner::Builtin(BuiltinCall { name: "test-sleeper".into(), args: vec![] }));
+        let (results, _) = run_plan(&plan, &Arc::new(cx));
+        // Had the collector waited for the sleeper, its deny would be here.
+        assert!(matches!(&results[0], Ran::Finished(output) if output.timed_out && output.stdout.is_empty()));
+        assert!(matches!(&results[1], Ran::Finished(output) if output.exit_code == Some(0)));
     }
 
     #[test]
