@@ -55,7 +55,10 @@ impl Matcher {
             let names = source.split(separators).map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect();
             return Matcher::Names(names);
         }
-        match regress::Regex::new(source) {
+        // Each matcher is tested once per event: skipping regress's optimisation passes makes
+        // compiling (most of planning's cost) cheaper than any matching it would speed up.
+        let flags = regress::Flags { no_opt: true, ..regress::Flags::default() };
+        match regress::Regex::with_flags(source, flags) {
             Ok(regex) => Matcher::Pattern { source: source.to_string(), regex },
             Err(err) => Matcher::Invalid { source: source.to_string(), error: err.to_string() },
         }
