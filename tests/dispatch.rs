@@ -397,3 +397,38 @@ fn task_completed_blocks_by_exit_code() {
     assert_eq!(out.code, Some(2));
     assert!(out.stderr.contains("tests still fail"));
 }
+
+#[test]
+fn every_real_payload_reaches_its_hooks_unchanged() {
+    let events: Vec<&str> = hookmux_sdk::HookEvent::ALL.iter().map(|e| e.as_str()).collect();
+    let mut settings = serde_json::Map::new();
+    for event in &events {
+        settings.insert(event.to_string(), json!([{"hooks": [command("cat >> seen.jsonl")]}]));
+    }
+    let project = Project::new(json!({"hooks": settings}));
+    let mut fixtures: Vec<PathBuf> = Vec::new();
+    for folder in ["events", "events/codex"] {
+        for entry in std::fs::read_dir(common::fixture(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                fixtures.push(path);
+            }
+        }
+    }
+    fixtures.sort();
+    assert!(fixtures.len() >= 40);
+    let mut expected = String::new();
+    for path in &fixtures {
+        let text = std::fs::read_to_string(path).unwrap();
+        let event: Value = serde_json::from_str(&text).unwrap();
+        let known = events.contains(&event["hook_event_name"].as_str().unwrap_or_default());
+        let out = project.command().stdin(text).run();
+        assert_eq!(out.code, Some(0), "{}: {}", path.display(), out.stderr);
+        if known {
+            expected.push_str(&format!("{}\n", serde_json::to_string(&event).unwrap()));
+        } else {
+            assert!(out.stderr.contains("not a hook event hookmux knows"), "{}", path.display());
+        }
+    }
+    assert_eq!(project.read("seen.jsonl"), expected);
+}
