@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use hookmux_sdk::{Env, Event, Registry};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -12,6 +13,25 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum HooksCommand {
+    /// The effective hooks per event after merging every source.
+    List {
+        /// Read hooks only from this settings file (repeatable); replaces discovery.
+        #[arg(long = "settings", value_name = "PATH")]
+        settings: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every problem in the settings, with file, line:column, JSON path and a hint; exit 1 on errors.
+    Validate {
+        /// Check only this settings file (repeatable); replaces discovery.
+        #[arg(long = "settings", value_name = "PATH")]
+        settings: Vec<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -33,6 +53,26 @@ enum Command {
         #[arg(long = "settings", value_name = "PATH")]
         settings: Vec<std::path::PathBuf>,
     },
+    /// Show what hook events would do under the current settings, without a session.
+    DryRun {
+        /// Read hooks only from this settings file (repeatable); replaces discovery.
+        #[arg(long = "settings", value_name = "PATH")]
+        settings: Vec<PathBuf>,
+        /// Run the handlers (built-ins write no state) and show each result and the answer.
+        #[arg(long)]
+        exec: bool,
+        /// Print JSON (one array item per fixture) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Event files: real payloads, or short ones with `hook_event_name` and what matters.
+        #[arg(required = true, value_name = "FIXTURE")]
+        fixtures: Vec<PathBuf>,
+    },
+    /// Inspect the hooks configuration.
+    Hooks {
+        #[command(subcommand)]
+        command: HooksCommand,
+    },
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
         /// Print JSON instead of a table.
@@ -52,6 +92,9 @@ pub fn main() -> ExitCode {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
         Command::Dispatch { settings } => Ok(dispatch(settings)),
+        Command::DryRun { settings, exec, json, fixtures } => dry_run(settings, exec, json, &fixtures),
+        Command::Hooks { command: HooksCommand::List { settings, json } } => hooks_list(settings, json),
+        Command::Hooks { command: HooksCommand::Validate { settings } } => hooks_validate(settings),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
     };
     match result {
@@ -97,7 +140,9 @@ fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
         eprintln!("hookmux: {error}; `{name}` sees an empty event");
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
-    let invocation = Invocation::for_process(event, Env::from_process(), cwd, dry);
+    let env = Env::from_process();
+    let dry = dry || env.get(crate::run::DRY_RUN_MARKER) == Some("1");
+    let invocation = Invocation::for_process(event, env, cwd, dry);
     let output = builtin::call(handler, args, &invocation);
     let _ = std::io::stdout().write_all(&output.stdout);
     let _ = std::io::stderr().write_all(&output.stderr);
@@ -116,6 +161,105 @@ fn dispatch(settings: Vec<std::path::PathBuf>) -> ExitCode {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(encoded.stderr.as_bytes());
     ExitCode::from(encoded.exit_code.clamp(0, 255) as u8)
+}
+
+fn process_cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// The sources for an inspection command without an event: the project is
+/// `$CLAUDE_PROJECT_DIR`, else the current folder.
+fn inspected_sources(env: &Env, settings: Vec<PathBuf>) -> (crate::sources::Sources, PathBuf) {
+    let cwd = process_cwd();
+    let event = Event::from_fields(serde_json::Map::from_iter([(
+        "cwd".to_string(),
+        Value::from(cwd.to_string_lossy().into_owned()),
+    )]));
+    let discovery = crate::sources::Discovery::new(env, &event, settings);
+    let root = crate::sources::project_root(env, &event).unwrap_or(cwd);
+    (crate::sources::Sources::load(&discovery), root)
+}
+
+fn dry_run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    use crate::dispatch::World;
+    let env = Env::from_process();
+    let cwd = process_cwd();
+    let paths = crate::report::Paths::new(env.path("HOME"));
+    let mut out = anstream::stdout();
+    let mut reports = Vec::new();
+    let mut failed = false;
+    for (i, path) in fixtures.iter().enumerate() {
+        let fixture = match crate::dry_run::load(path, &cwd) {
+            Ok(fixture) => fixture,
+            Err(message) => {
+                eprintln!("hookmux dry-run: {message}");
+                failed = true;
+                continue;
+            }
+        };
+        let discovery = crate::sources::Discovery::new(&env, &fixture.event, settings.clone());
+        let sources = crate::sources::Sources::load(&discovery);
+        let project_root = crate::dispatch::project_root_for(&env, &fixture.event, &cwd);
+        let options = crate::plan::PlanOptions {
+            project_root: project_root.clone(),
+            home: env.path("HOME"),
+            session_end_budget: None,
+        };
+        let plan = crate::plan::plan(&fixture.event, &sources, &options);
+        let world = World { env: env.clone(), cwd: cwd.clone() };
+        let dispatched =
+            exec.then(|| crate::dispatch::run_and_answer(&fixture.event, &sources, &plan, &world, project_root, true));
+        if as_json {
+            reports.push(crate::report::dry_run_json(&fixture, &sources, &plan, dispatched.as_ref()));
+        } else {
+            if i > 0 {
+                writeln!(out)?;
+            }
+            crate::report::dry_run_text(&mut out, &fixture, &sources, &plan, dispatched.as_ref(), &paths)?;
+        }
+    }
+    if as_json {
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&Value::Array(reports))?)?;
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn hooks_list(settings: Vec<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
+    let env = Env::from_process();
+    let (sources, _) = inspected_sources(&env, settings);
+    let listing = crate::listing::list(&sources);
+    if as_json {
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(&crate::report::list_json(&sources, &listing))?
+        )?;
+    } else {
+        crate::report::list_text(
+            &mut anstream::stdout(),
+            &sources,
+            &listing,
+            &crate::report::Paths::new(env.path("HOME")),
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn hooks_validate(settings: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
+    let env = Env::from_process();
+    let (sources, root) = inspected_sources(&env, settings);
+    let home = env.path("HOME");
+    let registry = Registry::global().ok();
+    let cx = crate::validate::Context { project_root: &root, home: home.as_deref(), registry };
+    let diagnostics = crate::validate::validate(&sources, &cx);
+    crate::report::validate_text(
+        &mut anstream::stdout(),
+        &sources,
+        &diagnostics,
+        &crate::report::Paths::new(home.clone()),
+    )?;
+    let (errors, _) = crate::validate::counts(&diagnostics);
+    Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn handlers(name: Option<&str>, as_json: bool) -> anyhow::Result<ExitCode> {

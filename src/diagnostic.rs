@@ -58,3 +58,53 @@ impl fmt::Display for Diagnostic {
         Ok(())
     }
 }
+
+/// Where a JSON path points in a file's text, as 1-based line and column (columns count
+/// characters). Keys point at the property name, array items at the item. `None` when the text
+/// does not parse or the path is not in it.
+pub fn locate(text: &str, path: &JsonPath) -> Option<(usize, usize)> {
+    use crate::jsonpath::Segment;
+    use jsonc_parser::ast::Value;
+    use jsonc_parser::common::Ranged;
+
+    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()).ok()?;
+    let mut value = parsed.value?;
+    let mut offset = value.range().start;
+    for segment in path.segments() {
+        let next = match (segment, value) {
+            (Segment::Key(key), Value::Object(object)) => {
+                let property = object.properties.into_iter().find(|p| p.name.as_str() == key.as_str())?;
+                offset = property.name.range().start;
+                property.value
+            }
+            (Segment::Index(index), Value::Array(array)) => {
+                let element = array.elements.into_iter().nth(*index)?;
+                offset = element.range().start;
+                element
+            }
+            _ => return None,
+        };
+        value = next;
+    }
+    let before = text.get(..offset)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or(before).chars().count() + 1;
+    Some((line, column))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_keys_and_items() {
+        let text = "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Ba[\"},\n      7\n    ]\n  }\n}\n";
+        let path = JsonPath::root().key("hooks").key("PreToolUse");
+        assert_eq!(locate(text, &path), Some((3, 5)));
+        assert_eq!(locate(text, &path.index(0).key("matcher")), Some((4, 8)));
+        assert_eq!(locate(text, &path.index(1)), Some((5, 7)));
+        assert_eq!(locate(text, &path.index(2)), None);
+        assert_eq!(locate(text, &JsonPath::root()), Some((1, 1)));
+        assert_eq!(locate("{ broken", &path), None);
+    }
+}

@@ -35,10 +35,22 @@ pub struct World {
     pub cwd: PathBuf,
 }
 
-/// Everything one dispatch did, for callers that show it (`dry-run --exec`).
+/// How one planned handler went, for callers that show it (`dry-run --exec`).
+#[derive(Clone, Debug)]
+pub struct HandlerRun {
+    /// `None`: not run, killed by a signal, or timed out.
+    pub exit_code: Option<i32>,
+    pub wall: Duration,
+    /// `None` when the handler was not run or was started in the background (see `note`).
+    pub outcome: Option<Outcome>,
+    pub note: Option<String>,
+}
+
+/// Everything one dispatch did.
 pub struct Dispatched {
     pub encoded: Encoded,
-    pub outcomes: Vec<Option<Outcome>>,
+    /// One per planned handler, in plan order.
+    pub runs: Vec<HandlerRun>,
 }
 
 /// Runs dispatch on raw stdin.
@@ -78,6 +90,8 @@ pub fn run_and_answer(
     dry: bool,
 ) -> Dispatched {
     let mut own_notices: Vec<String> = Vec::new();
+    // A dry run writes nothing, the once-per-session markers included: it always reports.
+    let first_report = |env: &Env, session: Option<&str>, text: &str| dry || first_report(env, session, text);
     for diagnostic in sources.diagnostics() {
         let text = format!("hookmux: {diagnostic}");
         if first_report(&world.env, event.session_id(), &text) {
@@ -87,28 +101,42 @@ pub fn run_and_answer(
     let Some(kind) = plan.event else {
         let problem = plan.problem.clone().unwrap_or_default();
         let encoded = Encoded { stderr: format!("hookmux dispatch: {problem}\n"), ..Encoded::default() };
-        return Dispatched { encoded, outcomes: Vec::new() };
+        return Dispatched { encoded, runs: Vec::new() };
     };
 
-    let mut outcomes: Vec<Option<Outcome>> = Vec::new();
+    let mut runs: Vec<HandlerRun> = Vec::new();
     let mut detached = Vec::new();
     if !plan.handlers.is_empty() {
         let cwd = crate::builtin::hook_cwd(event, Some(&project_root), &world.cwd);
-        let mut cx = RunContext::new(Arc::new(event.clone()), &world.env, project_root, cwd, http_policy(sources));
-        cx.dry = dry;
+        let cx = RunContext::new(Arc::new(event.clone()), &world.env, project_root, cwd, http_policy(sources), dry);
         let (results, writers) = run::run_plan(plan, &Arc::new(cx));
         detached = writers;
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
-            outcomes.push(match ran {
-                Ran::Finished(raw) => Some(outcome::classify(&raw, kind, &label, planned.timeout)),
-                Ran::Detached => None,
+            runs.push(match ran {
+                Ran::Finished(raw) => HandlerRun {
+                    exit_code: raw.exit_code,
+                    wall: raw.wall,
+                    outcome: Some(outcome::classify(&raw, kind, &label, planned.timeout)),
+                    note: None,
+                },
+                Ran::Detached => HandlerRun {
+                    exit_code: None,
+                    wall: Duration::ZERO,
+                    outcome: None,
+                    note: Some("started in the background; not waited for".to_string()),
+                },
                 Ran::Skipped(why) => {
                     let text = format!("hookmux: [{label}] ({}) was not run: {why}", planned.origin.describe());
                     if first_report(&world.env, event.session_id(), &text) {
                         own_notices.push(text);
                     }
-                    None
+                    HandlerRun {
+                        exit_code: None,
+                        wall: Duration::ZERO,
+                        outcome: None,
+                        note: Some(format!("not run: {why}")),
+                    }
                 }
             });
         }
@@ -117,8 +145,8 @@ pub fn run_and_answer(
     let labels: Vec<String> = plan.handlers.iter().map(|h| h.origin.spec.kind.label()).collect();
     let labelled: Vec<Labelled<'_>> = labels
         .iter()
-        .zip(&outcomes)
-        .filter_map(|(label, outcome)| outcome.as_ref().map(|outcome| Labelled { label, outcome }))
+        .zip(&runs)
+        .filter_map(|(label, run)| run.outcome.as_ref().map(|outcome| Labelled { label, outcome }))
         .collect();
     let mut combined: Combined = combine::combine(kind, &plan.hook_name(), &labelled);
     combined.notices.splice(0..0, own_notices);
@@ -131,7 +159,7 @@ pub fn run_and_answer(
     }
     encoded.stderr = stderr;
     wait_for_detached(detached);
-    Dispatched { encoded, outcomes }
+    Dispatched { encoded, runs }
 }
 
 fn http_policy(sources: &Sources) -> HttpPolicy {

@@ -183,7 +183,7 @@ pub fn plan<'s>(event: &Event, sources: &'s Sources, options: &PlanOptions) -> P
     plan
 }
 
-fn gate(sources: &Sources) -> Gate {
+pub(crate) fn gate(sources: &Sources) -> Gate {
     let usable = || sources.files.iter().filter(|f| f.is_usable());
     let managed_only = usable()
         .filter(|f| f.scope == Scope::Managed)
@@ -216,14 +216,14 @@ fn precedence(scope: Scope) -> u8 {
 /// Claude Code's identity of a handler: the same command (with its shell and `if`) defined twice
 /// runs once; matcher, timeout and the rest are not part of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum DedupKey {
+pub(crate) enum DedupKey {
     Command { shell: String, command: String, args: Option<Vec<String>>, if_rule: Option<String> },
     Http { url: String, if_rule: Option<String> },
     Prompt { kind: &'static str, prompt: String, if_rule: Option<String> },
     Mcp { server: String, tool: String, input: String, if_rule: Option<String> },
 }
 
-fn dedup_key(spec: &HookSpec) -> DedupKey {
+pub(crate) fn dedup_key(spec: &HookSpec) -> DedupKey {
     let if_rule = spec.if_rule.clone();
     match &spec.kind {
         HookKind::Command { command, args, shell, .. } => DedupKey::Command {
@@ -282,14 +282,19 @@ fn runner(spec: &HookSpec, registry: Option<&Registry>) -> Runner {
 /// 10 s on MessageDisplay, 30 s for prompt and 60 s for agent handlers. SessionEnd hooks share
 /// one budget: 1.5 s, raised to the largest `timeout` among them, at most 60 s, unless
 /// `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` sets it.
-fn assign_timeouts(handlers: &mut [Planned<'_>], kind: HookEvent, options: &PlanOptions) {
-    let default = |spec: &HookSpec| match (&spec.kind, kind) {
+pub(crate) fn default_timeout(spec: &HookSpec, event: HookEvent) -> Duration {
+    match (&spec.kind, event) {
         (HookKind::Prompt { .. }, _) => Duration::from_secs(30),
         (HookKind::Agent { .. }, _) => Duration::from_secs(60),
         (_, HookEvent::UserPromptSubmit) => Duration::from_secs(30),
         (_, HookEvent::MessageDisplay) => Duration::from_secs(10),
+        (_, HookEvent::SessionEnd) => Duration::from_millis(1500),
         _ => Duration::from_secs(600),
-    };
+    }
+}
+
+fn assign_timeouts(handlers: &mut [Planned<'_>], kind: HookEvent, options: &PlanOptions) {
+    let default = |spec: &HookSpec| default_timeout(spec, kind);
     let configured = |spec: &HookSpec| spec.timeout.map(Duration::from_secs_f64);
     if kind == HookEvent::SessionEnd {
         let budget = options.session_end_budget.unwrap_or_else(|| {

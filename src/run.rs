@@ -22,6 +22,10 @@ use std::time::{Duration, Instant};
 /// nothing.
 pub const DISPATCH_MARKER: &str = "HOOKMUX_DISPATCH_SESSION";
 
+/// Set to `1` in children's environment under `dry-run --exec`: a spawned `hookmux run` then
+/// writes no state either.
+pub const DRY_RUN_MARKER: &str = "HOOKMUX_DRY_RUN";
+
 /// Everything handlers share for one event.
 pub struct RunContext {
     pub event: Arc<Event>,
@@ -38,8 +42,18 @@ pub struct RunContext {
 }
 
 impl RunContext {
-    pub fn new(event: Arc<Event>, host_env: &Env, project_root: PathBuf, cwd: PathBuf, http: HttpPolicy) -> RunContext {
+    pub fn new(
+        event: Arc<Event>,
+        host_env: &Env,
+        project_root: PathBuf,
+        cwd: PathBuf,
+        http: HttpPolicy,
+        dry: bool,
+    ) -> RunContext {
         let mut env = host_env.clone();
+        if dry {
+            env.set(DRY_RUN_MARKER, "1");
+        }
         env.set("CLAUDE_PROJECT_DIR", project_root.as_os_str());
         let session = event.session_id().unwrap_or_default().to_string();
         if !session.is_empty() {
@@ -48,7 +62,7 @@ impl RunContext {
         env.set(DISPATCH_MARKER, if session.is_empty() { "-" } else { &session });
         let mut stdin = event.to_compact_json().into_bytes();
         stdin.push(b'\n');
-        RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry: false }
+        RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry }
     }
 }
 
@@ -307,7 +321,7 @@ mod tests {
     #[test]
     fn a_built_in_that_overruns_gives_no_decision() {
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
-        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default());
+        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), false);
         let settings = crate::settings::SettingsFile::parse(
             std::path::Path::new("s.json"),
             crate::settings::Scope::Flag,
