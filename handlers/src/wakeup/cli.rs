@@ -313,9 +313,9 @@ fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<Exi
         MemoryCommand::Search { query, limit, include_expired, json, target } => {
             let workspace = cli.workspace(&target);
             let reader = workspace.reader(&cli.env, None, dates::date_of(cli.now), include_expired);
-            let memories = match (cli.open_for_read(&workspace)?, rank::fts_query(&query)) {
-                (Some(store), Some(fts)) => store.search_memories(&reader, &fts, limit)?,
-                _ => Vec::new(),
+            let memories = match cli.open_for_read(&workspace)? {
+                Some(store) => store.search_memories(&reader, &rank::terms(&query), limit)?,
+                None => Vec::new(),
             };
             write_memories(out, &memories, json, false)?;
         }

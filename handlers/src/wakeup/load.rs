@@ -5,7 +5,7 @@
 use super::coverage::{reason, Caps, Coverage, Mode, Sections};
 use super::dates::MS_PER_DAY;
 use super::query::{sanitize_user_query, utf16_len};
-use super::rank::fts_query;
+use super::rank::terms;
 use super::store::{Digest, Fact, Memory, Reader, Store};
 use anyhow::Result;
 use std::collections::HashSet;
@@ -134,8 +134,8 @@ pub fn load(store: Option<&Store>, opts: &LoadOptions<'_>) -> Result<WakeUpData>
         if limits.tasks > 0 {
             data.tasks = store.recent_memories(reader, Some("task"), limits.tasks)?;
         }
-        if let (true, Some(fts)) = (ranked_search_attempted, query.as_deref().and_then(fts_query)) {
-            candidates = store.search_memories(reader, &fts, task_fetch_limit)?;
+        if let (true, Some(query)) = (ranked_search_attempted, query.as_deref()) {
+            candidates = store.search_memories(reader, &terms(query), task_fetch_limit)?;
         }
         if opts.include_proposed && limits.proposed > 0 {
             data.proposed = store.proposed_memories(&reader.project, limits.proposed)?;
@@ -179,12 +179,9 @@ fn load_related(
         }
     }
     entities.truncate(10);
-    let Some(fts) = fts_query(&entities.join(" ")) else {
-        return Ok(Vec::new());
-    };
     let task_ids: HashSet<i64> = tasks.iter().map(|t| t.id).collect();
     let window = (limit + surfaced.len() + task_ids.len()).min(100);
-    let candidates = store.search_memories(reader, &fts, window)?;
+    let candidates = store.search_memories(reader, &terms(&entities.join(" ")), window)?;
     Ok(candidates.into_iter().filter(|m| !surfaced.contains(&m.id) && !task_ids.contains(&m.id)).take(limit).collect())
 }
 

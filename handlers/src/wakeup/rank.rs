@@ -1,11 +1,11 @@
-//! Turning a prompt into an FTS5 query.
+//! Turning a prompt into search terms.
 //!
 //! A prompt is prose, not query syntax: `"`, `-`, `:`, `NEAR`, `*` and `AND` in it are words or
 //! separators, never operators. So the prompt is split into words (runs of letters and digits,
 //! as FTS5's `unicode61` tokenizer splits), common English words are dropped (they match almost
-//! every memory and only slow the ranking down), each remaining word is quoted, and the words are
-//! OR-ed: BM25 then ranks a memory higher the more of the rarer words it shares with the prompt.
-//! An AND of every word of a prompt would match nothing.
+//! every memory and only slow the ranking down), and [`super::store::Store::search_memories`]
+//! quotes each remaining word and ORs them: BM25 then ranks a memory higher the more of the
+//! rarer words it shares with the prompt. An AND of every word of a prompt would match nothing.
 
 /// At most this many distinct words reach `MATCH`: a pasted log adds cost, not relevance.
 pub const MAX_TERMS: usize = 48;
@@ -40,15 +40,4 @@ pub fn terms(prompt: &str) -> Vec<String> {
     }
     kept.truncate(MAX_TERMS);
     kept
-}
-
-/// The FTS5 `MATCH` expression for a prompt: its terms, each a quoted string, joined by `OR`.
-/// `None` when the prompt has no words at all.
-pub fn fts_query(prompt: &str) -> Option<String> {
-    let terms = terms(prompt);
-    if terms.is_empty() {
-        return None;
-    }
-    let quoted: Vec<String> = terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect();
-    Some(quoted.join(" OR "))
 }

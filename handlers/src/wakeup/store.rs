@@ -6,8 +6,14 @@
 
 use anyhow::{bail, Context as _, Result};
 use rusqlite::{named_params, params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior};
+use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// The most matches a search probes per term, and ranks in all.
+pub const SEARCH_WINDOW: i64 = 500;
+/// The most prompt terms a search ranks by.
+pub const MAX_RANKED_TERMS: usize = 8;
 
 /// How long a writer waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -27,29 +33,36 @@ CREATE TABLE memories (
     status      TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'proposed', 'rejected')),
     created_at  INTEGER NOT NULL,
     expires_at  TEXT,
-    import_key  TEXT
+    import_key  TEXT,
+    -- One search token standing for the project (see `project_token`).
+    project_token TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX memories_recent ON memories (project, created_at DESC);
 CREATE INDEX memories_global ON memories (created_at DESC) WHERE scope_kind = 'global';
 CREATE UNIQUE INDEX memories_import ON memories (project, import_key) WHERE import_key IS NOT NULL;
 
+-- Contentless: the text lives in `memories`; the index holds tokens only. `project_tag` holds
+-- the project's token (and one for global scope), so that a search narrows to the reader's
+-- project inside FTS5 instead of after it.
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    title, synopsis, body,
-    content = 'memories', content_rowid = 'id',
+    title, synopsis, body, project_tag,
+    content = '', contentless_delete = 1,
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
-INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0)');
+INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0, 0.0)');
 CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
-    INSERT INTO memories_fts (rowid, title, synopsis, body) VALUES (new.id, new.title, new.synopsis, new.body);
+    INSERT INTO memories_fts (rowid, title, synopsis, body, project_tag) VALUES (new.id, new.title, new.synopsis,
+        new.body, new.project_token
+                  || CASE WHEN new.scope_kind = 'global' THEN ' qqglobalscope' ELSE '' END);
 END;
 CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, title, synopsis, body)
-        VALUES ('delete', old.id, old.title, old.synopsis, old.body);
+    DELETE FROM memories_fts WHERE rowid = old.id;
 END;
-CREATE TRIGGER memories_fts_update AFTER UPDATE OF title, synopsis, body ON memories BEGIN
-    INSERT INTO memories_fts (memories_fts, rowid, title, synopsis, body)
-        VALUES ('delete', old.id, old.title, old.synopsis, old.body);
-    INSERT INTO memories_fts (rowid, title, synopsis, body) VALUES (new.id, new.title, new.synopsis, new.body);
+CREATE TRIGGER memories_fts_update AFTER UPDATE ON memories BEGIN
+    DELETE FROM memories_fts WHERE rowid = old.id;
+    INSERT INTO memories_fts (rowid, title, synopsis, body, project_tag) VALUES (new.id, new.title, new.synopsis,
+        new.body, new.project_token
+                  || CASE WHEN new.scope_kind = 'global' THEN ' qqglobalscope' ELSE '' END);
 END;
 
 CREATE TABLE facts (
@@ -483,22 +496,73 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The reader's visible memories matching an FTS5 query, best first: BM25 over title,
-    /// synopsis and body (weighted 4 : 2 : 1), ties broken by recency.
-    pub fn search_memories(&self, reader: &Reader, fts_query: &str, limit: usize) -> Result<Vec<Memory>> {
-        if limit == 0 || fts_query.is_empty() {
+    /// The reader's visible memories that match any of `terms`, best first: BM25 over title,
+    /// synopsis and body (weighted 4 : 2 : 1; lower is better), ties broken by recency.
+    ///
+    /// Scoring every memory that shares a common word with a long prompt would cost time in
+    /// proportion to the store, so the terms are chosen first: each term's document frequency in
+    /// the store is probed (counting stops at [`SEARCH_WINDOW`]), and the rarest terms
+    /// are kept, at most [`MAX_RANKED_TERMS`] and, after the first, only while their summed
+    /// frequencies stay within the window. Common words carry little BM25 weight anyway. When
+    /// even the rarest term matches more than the window, only the [`SEARCH_WINDOW`] most recently
+    /// added matches are ranked.
+    pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
+        if limit == 0 || terms.is_empty() {
             return Ok(Vec::new());
         }
+        let scope = format!("project_tag : ({} OR \"qqglobalscope\")", phrase(&project_token(&reader.project)));
+        // Store-wide frequencies: probing within the project costs an intersection per term.
+        let mut probe = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?1 LIMIT ?2)")?;
+        let mut frequencies: Vec<(i64, &String)> = Vec::new();
+        for term in terms {
+            let expression = format!("{{title synopsis body}} : {}", phrase(term));
+            let df: i64 = probe.query_row(params![expression, SEARCH_WINDOW], |row| row.get(0))?;
+            if df > 0 {
+                frequencies.push((df, term));
+            }
+        }
+        frequencies.sort_by_key(|(df, _)| *df);
+        let mut chosen: Vec<String> = Vec::new();
+        let mut postings = 0;
+        for (df, term) in frequencies {
+            if chosen.len() == MAX_RANKED_TERMS || (!chosen.is_empty() && postings + df > SEARCH_WINDOW) {
+                break;
+            }
+            postings += df;
+            chosen.push(phrase(term));
+        }
+        if chosen.is_empty() {
+            return Ok(Vec::new());
+        }
+        let terms_expression = format!("{{title synopsis body}} : ({})", chosen.join(" OR "));
+        // Only a single term as common as the window can match more rows than the window holds;
+        // then the window is the project's most recent matches. The ranking query itself leaves
+        // the project out: FTS5's BM25 reads the whole posting list of every phrase in the query
+        // to weigh it, and the project's token is in every row.
+        let floor: i64 = if postings < SEARCH_WINDOW {
+            0
+        } else {
+            self.conn
+                .prepare_cached(
+                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2",
+                )?
+                .query_row(params![format!("{scope} AND {terms_expression}"), SEARCH_WINDOW - 1], |row| row.get(0))
+                .optional()?
+                .unwrap_or(0)
+        };
         let sql = format!(
-            "SELECT {MEMORY_COLUMNS} FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-             WHERE memories_fts MATCH :query
+            "SELECT {MEMORY_COLUMNS} FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.rowid
+             WHERE memories_fts MATCH :query AND memories_fts.rowid >= :floor
                AND (m.project = :project OR m.scope_kind = 'global') AND {VISIBLE}
              ORDER BY memories_fts.rank, m.created_at DESC, m.id DESC LIMIT :limit"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(
             named_params! {
-                ":query": fts_query,
+                ":query": terms_expression,
+                ":floor": floor,
                 ":project": reader.project,
                 ":limit": limit_param(limit),
                 ":include_expired": reader.include_expired,
@@ -703,8 +767,8 @@ impl Store {
 fn insert_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
     let inserted = tx.execute(
         "INSERT INTO memories (project, title, synopsis, body, kind, source, scope_kind, scope_key, status,
-                               created_at, expires_at, import_key)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                               created_at, expires_at, import_key, project_token)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (project, import_key) WHERE import_key IS NOT NULL DO NOTHING",
         params![
             m.project,
@@ -718,7 +782,8 @@ fn insert_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
             m.status.as_str(),
             m.created_at,
             m.expires_at,
-            m.import_key
+            m.import_key,
+            project_token(&m.project)
         ],
     )?;
     Ok((inserted > 0).then(|| tx.last_insert_rowid()))
@@ -749,6 +814,20 @@ fn insert_fact(tx: &Transaction<'_>, f: &NewFact) -> Result<Option<i64>> {
             None => "cannot save the fact".to_string(),
         })?;
     Ok((inserted > 0).then(|| tx.last_insert_rowid()))
+}
+
+/// The one search token a project's memories carry: `qp` and 16 hex digits of the name's
+/// SHA-256. Two projects sharing a token would only cost speed: visibility is checked on the
+/// rows themselves.
+pub fn project_token(project: &str) -> String {
+    let hash = sha2::Sha256::digest(project.as_bytes());
+    let hex: String = hash.iter().take(8).map(|byte| format!("{byte:02x}")).collect();
+    format!("qp{hex}")
+}
+
+/// An FTS5 string: whatever it holds is text to tokenize, never query syntax.
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// SQLite wants a signed limit; anything past `i64::MAX` is "no limit" anyway.
