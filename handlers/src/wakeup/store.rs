@@ -501,11 +501,11 @@ impl Store {
     ///
     /// Scoring every memory that shares a common word with a long prompt would cost time in
     /// proportion to the store, so the terms are chosen first: each term's document frequency in
-    /// the store is probed (counting stops at [`SEARCH_WINDOW`]), and the rarest terms
-    /// are kept, at most [`MAX_RANKED_TERMS`] and, after the first, only while their summed
-    /// frequencies stay within the window. Common words carry little BM25 weight anyway. When
-    /// even the rarest term matches more than the window, only the [`SEARCH_WINDOW`] most recently
-    /// added matches are ranked.
+    /// the store is probed (counting stops at [`SEARCH_WINDOW`]); the rarest terms are kept, at
+    /// most [`MAX_RANKED_TERMS`], and a term found in the window's worth of memories or more is
+    /// dropped unless it is the rarest there is (common words carry little BM25 weight anyway).
+    /// When even the rarest term is that common, only its [`SEARCH_WINDOW`] most recently added
+    /// matches in the project are ranked.
     pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
         if limit == 0 || terms.is_empty() {
             return Ok(Vec::new());
@@ -525,23 +525,23 @@ impl Store {
         }
         frequencies.sort_by_key(|(df, _)| *df);
         let mut chosen: Vec<String> = Vec::new();
-        let mut postings = 0;
+        let mut widest = 0;
         for (df, term) in frequencies {
-            if chosen.len() == MAX_RANKED_TERMS || (!chosen.is_empty() && postings + df > SEARCH_WINDOW) {
+            if chosen.len() == MAX_RANKED_TERMS || (!chosen.is_empty() && df >= SEARCH_WINDOW) {
                 break;
             }
-            postings += df;
+            widest = widest.max(df);
             chosen.push(phrase(term));
         }
         if chosen.is_empty() {
             return Ok(Vec::new());
         }
         let terms_expression = format!("{{title synopsis body}} : ({})", chosen.join(" OR "));
-        // Only a single term as common as the window can match more rows than the window holds;
+        // Only a lone term as common as the window needs the window;
         // then the window is the project's most recent matches. The ranking query itself leaves
         // the project out: FTS5's BM25 reads the whole posting list of every phrase in the query
         // to weigh it, and the project's token is in every row.
-        let floor: i64 = if postings < SEARCH_WINDOW {
+        let floor: i64 = if widest < SEARCH_WINDOW {
             0
         } else {
             self.conn
