@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The most matches a search probes per term, and ranks in all.
-pub const SEARCH_WINDOW: i64 = 500;
+pub const SEARCH_WINDOW: i64 = 250;
 /// The most prompt terms a search ranks by.
 pub const MAX_RANKED_TERMS: usize = 8;
+/// The most terms ranked when every term is common (BM25 reads each one's whole posting list).
+pub const MAX_COMMON_TERMS: usize = 3;
 
 /// How long a writer waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -501,11 +503,11 @@ impl Store {
     ///
     /// Scoring every memory that shares a common word with a long prompt would cost time in
     /// proportion to the store, so the terms are chosen first: each term's document frequency in
-    /// the store is probed (counting stops at [`SEARCH_WINDOW`]); the rarest terms are kept, at
-    /// most [`MAX_RANKED_TERMS`], and a term found in the window's worth of memories or more is
-    /// dropped unless it is the rarest there is (common words carry little BM25 weight anyway).
-    /// When even the rarest term is that common, only its [`SEARCH_WINDOW`] most recently added
-    /// matches in the project are ranked.
+    /// the store is probed (counting stops at [`SEARCH_WINDOW`]). Terms found in fewer memories
+    /// than the window are kept, the rarest first, at most [`MAX_RANKED_TERMS`]; more common terms
+    /// are dropped (they carry little BM25 weight). When every term is that common, the
+    /// [`MAX_COMMON_TERMS`] rarest are kept, and only the project's [`SEARCH_WINDOW`] most recently
+    /// added memories that match them are ranked.
     pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
         if limit == 0 || terms.is_empty() {
             return Ok(Vec::new());
@@ -524,24 +526,23 @@ impl Store {
             }
         }
         frequencies.sort_by_key(|(df, _)| *df);
-        let mut chosen: Vec<String> = Vec::new();
-        let mut widest = 0;
-        for (df, term) in frequencies {
-            if chosen.len() == MAX_RANKED_TERMS || (!chosen.is_empty() && df >= SEARCH_WINDOW) {
-                break;
-            }
-            widest = widest.max(df);
-            chosen.push(phrase(term));
-        }
+        let common_only = frequencies.first().is_some_and(|(df, _)| *df >= SEARCH_WINDOW);
+        let take = if common_only { MAX_COMMON_TERMS } else { MAX_RANKED_TERMS };
+        let chosen: Vec<String> = frequencies
+            .iter()
+            .filter(|(df, _)| common_only || *df < SEARCH_WINDOW)
+            .take(take)
+            .map(|(_, term)| phrase(term))
+            .collect();
         if chosen.is_empty() {
             return Ok(Vec::new());
         }
         let terms_expression = format!("{{title synopsis body}} : ({})", chosen.join(" OR "));
-        // Only a lone term as common as the window needs the window;
-        // then the window is the project's most recent matches. The ranking query itself leaves
-        // the project out: FTS5's BM25 reads the whole posting list of every phrase in the query
-        // to weigh it, and the project's token is in every row.
-        let floor: i64 = if widest < SEARCH_WINDOW {
+        // Only common terms can match more rows than the window holds; then the window is the
+        // project's most recent matches. The ranking query itself leaves the project out: FTS5's
+        // BM25 reads the whole posting list of every phrase in the query to weigh it, and the
+        // project's token is in every row.
+        let floor: i64 = if !common_only {
             0
         } else {
             self.conn
