@@ -21,7 +21,8 @@ pub struct ProjectEntry {
 }
 
 impl ProjectEntry {
-    fn is_catch_all(&self) -> bool {
+    /// The entry for the whole tree: path `.` or empty.
+    pub fn is_catch_all(&self) -> bool {
         matches!(self.path.trim(), "" | "." | "./")
     }
 }

@@ -42,9 +42,11 @@ pub struct Wakeup;
 
 static INFO: HandlerInfo = HandlerInfo {
     name: "wakeup",
-    description:
-        "Injects the project's memory (digest, recent memories, facts, prompt-relevant memories) once per session",
-    events: &[HookEvent::UserPromptSubmit, HookEvent::SessionStart],
+    description: "Injects the project's memory (digest, recent memories, facts, prompt-relevant memories) once \
+                  per session; on older Codex wire it on SessionStart instead",
+    // Not SessionStart as well: wired on both, Claude Code would inject twice (SessionStart never
+    // marks the session). It works there, unranked, for Codex installs without UserPromptSubmit.
+    events: &[HookEvent::UserPromptSubmit],
     matcher: None,
     options: &[],
 };
@@ -79,7 +81,13 @@ impl Workspace {
         if let Some(entry) = self.config.projects.iter().find(|e| e.name == name) {
             project.path = entry.path.clone();
             project.description = entry.description.clone();
-            project.siblings = self.config.projects.iter().filter(|e| e.name != name).map(|e| e.name.clone()).collect();
+            project.siblings = self
+                .config
+                .projects
+                .iter()
+                .filter(|e| e.name != name && !e.is_catch_all())
+                .map(|e| e.name.clone())
+                .collect();
         }
         self.project = project;
         self
