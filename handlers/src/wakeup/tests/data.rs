@@ -470,3 +470,21 @@ fn date_buckets_are_today_yesterday_earlier_in_utc() {
     );
     assert!(t < y && y < e, "{text}");
 }
+
+#[test]
+fn the_prompt_search_and_the_related_search_both_run_when_they_overlap() {
+    let world = World::new();
+    let p = world.project();
+    let mut store = world.store();
+    let mut task = memory(&p, "Migrate billing exports", HOUR);
+    task.kind = "task".into();
+    add(&mut store, task);
+    for i in 0..6 {
+        add(&mut store, memory(&p, &format!("billing exports note {i}"), 20 * DAY + i));
+    }
+    let data = run(&world, Limits { memory: 1, ..RANKED_LIMITS }, Some("billing exports"));
+    assert_eq!(data.related.len(), 2, "{:?}", titles(&data.related));
+    assert_eq!(data.task_memories.len(), 3, "{:?}", titles(&data.task_memories));
+    let related: Vec<i64> = data.related.iter().map(|m| m.id).collect();
+    assert!(data.task_memories.iter().all(|m| !related.contains(&m.id)), "prompt memories skip related ones");
+}

@@ -7,7 +7,9 @@
 //!   content leaks instead), a Notion validation error for an absent pinned schema, the
 //!   Notion query shapes (`sortBy: created_time`, `includeUnscoped`, server-side truncation),
 //!   the recents over-fetch by one (a digest is a row of its own table here, never a memory that
-//!   must be dropped from recents), `coverage: null` from a mocked loader.
+//!   must be dropped from recents), `includeContent` forwarding (the hook renders titles only and
+//!   a digest's body always), `mode: "semantic"` for the related search (hookmux has one ranking,
+//!   FTS5 BM25), `coverage: null` from a mocked loader.
 //! - The task inventory: the hook never loads it (`taskLimit: 0`), so the fair overdue / stale /
 //!   active subset, task bullet rendering, per-bucket over-fetch and null-date starvation cases
 //!   are not ported. `hookmux lore wake-up` keeps a small inventory (active `task` memories) to
