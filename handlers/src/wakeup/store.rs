@@ -5,7 +5,7 @@
 //! several sessions writing at once neither fail nor lose rows; readers never block them.
 
 use anyhow::{bail, Context as _, Result};
-use rusqlite::{named_params, params, Connection, OpenFlags, OptionalExtension, Row, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, ToSql, Transaction, TransactionBehavior};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -247,14 +247,36 @@ pub struct Reader {
     pub include_expired: bool,
 }
 
-/// A memory is visible to the reader when this holds (with the reader's named parameters bound).
-const VISIBLE: &str = "m.status = 'active'
-    AND (:include_expired OR m.expires_at IS NULL OR m.expires_at >= :today)
-    AND (m.scope_kind IS NULL OR m.scope_kind IN ('team', 'project', 'global')
-         OR (m.scope_key <> '' AND (
-                (m.scope_kind = 'user' AND m.scope_key = :identity)
-             OR (m.scope_kind = 'session' AND m.scope_key = :session)
-             OR (m.scope_kind = 'agent' AND m.scope_key = :agent))))";
+/// A row (memory or fact, under `alias`) is visible to the reader when this holds, with the
+/// reader's named parameters ([`Reader::params_with`]) bound: not expired (unless asked), and
+/// broadcast or narrowly scoped to this reader. Memories must also be `active`.
+fn visible_to_reader(alias: &str) -> String {
+    format!(
+        "(:include_expired OR {a}.expires_at IS NULL OR {a}.expires_at >= :today)
+         AND ({a}.scope_kind IS NULL OR {a}.scope_kind IN ('team', 'project', 'global')
+              OR ({a}.scope_key <> '' AND (
+                     ({a}.scope_kind = 'user' AND {a}.scope_key = :identity)
+                  OR ({a}.scope_kind = 'session' AND {a}.scope_key = :session)
+                  OR ({a}.scope_kind = 'agent' AND {a}.scope_key = :agent))))",
+        a = alias
+    )
+}
+
+impl Reader {
+    /// The named parameters every visibility check binds, plus the query's own.
+    fn params_with<'a>(&'a self, extra: &[(&'a str, &'a dyn ToSql)]) -> Vec<(&'a str, &'a dyn ToSql)> {
+        let mut params: Vec<(&str, &dyn ToSql)> = vec![
+            (":project", &self.project),
+            (":include_expired", &self.include_expired),
+            (":today", &self.today),
+            (":identity", &self.identity),
+            (":session", &self.session),
+            (":agent", &self.agent),
+        ];
+        params.extend_from_slice(extra);
+        params
+    }
+}
 
 const MEMORY_COLUMNS: &str = "m.id, m.project, m.title, m.synopsis, m.body, m.kind, m.source, m.scope_kind, \
      m.scope_key, m.status, m.created_at, m.expires_at";
@@ -468,33 +490,24 @@ impl Store {
         }
         // Two ordered index walks (the project's rows, then global rows of other projects),
         // each stopping at `limit`, instead of sorting every visible row.
+        let visible = visible_to_reader("m");
         let sql = format!(
             "SELECT * FROM (
                  SELECT {MEMORY_COLUMNS} FROM memories m
-                 WHERE m.project = :project AND (:kind IS NULL OR m.kind = :kind) AND {VISIBLE}
+                 WHERE m.project = :project AND (:kind IS NULL OR m.kind = :kind) AND m.status = 'active' AND {visible}
                  ORDER BY m.created_at DESC, m.id DESC LIMIT :limit)
              UNION ALL
              SELECT * FROM (
                  SELECT {MEMORY_COLUMNS} FROM memories m
                  WHERE m.scope_kind = 'global' AND m.project <> :project
-                   AND (:kind IS NULL OR m.kind = :kind) AND {VISIBLE}
+                   AND (:kind IS NULL OR m.kind = :kind) AND m.status = 'active' AND {visible}
                  ORDER BY m.created_at DESC, m.id DESC LIMIT :limit)
              ORDER BY 11 DESC, 1 DESC LIMIT :limit"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            named_params! {
-                ":project": reader.project,
-                ":kind": kind,
-                ":limit": limit_param(limit),
-                ":include_expired": reader.include_expired,
-                ":today": reader.today,
-                ":identity": reader.identity,
-                ":session": reader.session,
-                ":agent": reader.agent,
-            },
-            memory_from_row,
-        )?;
+        let limit = limit_param(limit);
+        let params = reader.params_with(&[(":kind", &kind), (":limit", &limit)]);
+        let rows = stmt.query_map(params.as_slice(), memory_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -553,27 +566,17 @@ impl Store {
                 .optional()?
                 .unwrap_or(0)
         };
+        let visible = visible_to_reader("m");
         let sql = format!(
             "SELECT {MEMORY_COLUMNS} FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.rowid
              WHERE memories_fts MATCH :query AND memories_fts.rowid >= :floor
-               AND (m.project = :project OR m.scope_kind = 'global') AND {VISIBLE}
+               AND (m.project = :project OR m.scope_kind = 'global') AND m.status = 'active' AND {visible}
              ORDER BY memories_fts.rank, m.created_at DESC, m.id DESC LIMIT :limit"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            named_params! {
-                ":query": terms_expression,
-                ":floor": floor,
-                ":project": reader.project,
-                ":limit": limit_param(limit),
-                ":include_expired": reader.include_expired,
-                ":today": reader.today,
-                ":identity": reader.identity,
-                ":session": reader.session,
-                ":agent": reader.agent,
-            },
-            memory_from_row,
-        )?;
+        let limit = limit_param(limit);
+        let params = reader.params_with(&[(":query", &terms_expression), (":floor", &floor), (":limit", &limit)]);
+        let rows = stmt.query_map(params.as_slice(), memory_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -644,27 +647,14 @@ impl Store {
         let sql = format!(
             "SELECT {FACT_COLUMNS} FROM facts f
              WHERE (f.project = :project OR f.scope_kind = 'global') AND f.status = 'active'
-               AND (:include_expired OR f.expires_at IS NULL OR f.expires_at >= :today)
-               AND (f.scope_kind IS NULL OR f.scope_kind IN ('team', 'project', 'global')
-                    OR (f.scope_key <> '' AND (
-                           (f.scope_kind = 'user' AND f.scope_key = :identity)
-                        OR (f.scope_kind = 'session' AND f.scope_key = :session)
-                        OR (f.scope_kind = 'agent' AND f.scope_key = :agent))))
-             ORDER BY f.created_at DESC, f.id DESC LIMIT :limit"
+               AND {}
+             ORDER BY f.created_at DESC, f.id DESC LIMIT :limit",
+            visible_to_reader("f")
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            named_params! {
-                ":project": reader.project,
-                ":limit": limit_param(limit),
-                ":include_expired": reader.include_expired,
-                ":today": reader.today,
-                ":identity": reader.identity,
-                ":session": reader.session,
-                ":agent": reader.agent,
-            },
-            fact_from_row,
-        )?;
+        let limit = limit_param(limit);
+        let params = reader.params_with(&[(":limit", &limit)]);
+        let rows = stmt.query_map(params.as_slice(), fact_from_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
