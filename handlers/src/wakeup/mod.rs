@@ -127,19 +127,11 @@ impl Handler for Wakeup {
             return Ok(Answer::none());
         }
 
-        if meta.hook_event_name.as_deref() == Some("UserPromptSubmit") {
-            if let Some(session) = &meta.session_id {
-                match marker::try_mark(&marker::state_dir(env), session, cx.dry()) {
-                    Ok(marker::Mark::First) => {}
-                    Ok(marker::Mark::AlreadyMarked) => {
-                        if debug {
-                            cx.note(Coverage::empty(Mode::Default, reason::ALREADY_RANKED).line());
-                        }
-                        return Ok(Answer::none());
-                    }
-                    Err(err) => cx.note(format!("[lore] wakeup: debounce mark failed — {err}.")),
-                }
+        if already_woke_up(cx, &meta) {
+            if debug {
+                cx.note(Coverage::empty(Mode::Default, reason::ALREADY_RANKED).line());
             }
+            return Ok(Answer::none());
         }
 
         let failed = |stage: &str, err: &dyn std::fmt::Display, advice: &str| {
@@ -181,6 +173,22 @@ impl Handler for Wakeup {
             Some(text) => Answer::text(text),
             None => Answer::none(),
         })
+    }
+}
+
+/// The session marker step: true when this session already woke up. Only UserPromptSubmit events
+/// with a session id take part; a marker that cannot be written is reported and wake-up goes on.
+fn already_woke_up(cx: &Context, meta: &query::EventMetadata) -> bool {
+    let (Some("UserPromptSubmit"), Some(session)) = (meta.hook_event_name.as_deref(), &meta.session_id) else {
+        return false;
+    };
+    match marker::try_mark(&marker::state_dir(cx.env()), session, cx.dry()) {
+        Ok(marker::Mark::First) => false,
+        Ok(marker::Mark::AlreadyMarked) => true,
+        Err(err) => {
+            cx.note(format!("[lore] wakeup: debounce mark failed — {err}."));
+            false
+        }
     }
 }
 
