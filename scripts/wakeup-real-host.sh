@@ -5,17 +5,17 @@
 #
 # Usage: scripts/wakeup-real-host.sh HARNESS_DIR
 #   HARNESS_DIR   the Claude Code harness (install-claude.sh, cc_run.py), e.g. ../shared/tools/claude-harness
-# Environment: HOOKMUX (default: target/release/hookmux, built if missing), CLAUDE_BIN (default:
+# Environment: HOOKMUX (default: target/release/hookmux, built first), CLAUDE_BIN (default:
 # installed by the harness). Exit 0 when both checks hold, 1 otherwise.
 set -euo pipefail
 
 harness=${1:?usage: scripts/wakeup-real-host.sh HARNESS_DIR}
 harness=$(cd "$harness" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
-hookmux=${HOOKMUX:-$repo/target/release/hookmux}
-if [[ ! -x $hookmux ]]; then
+if [[ -z ${HOOKMUX:-} ]]; then
   (cd "$repo" && cargo build --release --locked >&2)
 fi
+hookmux=${HOOKMUX:-$repo/target/release/hookmux}
 hookmux=$(cd "$(dirname "$hookmux")" && pwd)/$(basename "$hookmux")
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
 
