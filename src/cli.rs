@@ -83,6 +83,8 @@ enum Command {
     },
     // Built-in handlers with commands of their own add them here, flattened:
     // `#[command(flatten)] Name(hookmux_handlers::name::cli::Commands),`
+    #[command(flatten)]
+    Wakeup(hookmux_handlers::wakeup::cli::Commands),
 }
 
 /// Parses the command line and runs the command.
@@ -96,6 +98,7 @@ pub fn main() -> ExitCode {
         Command::Hooks { command: HooksCommand::List { settings, json } } => hooks_list(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => hooks_validate(settings),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
+        Command::Wakeup(commands) => commands.run(),
     };
     match result {
         Ok(code) => code,

@@ -27,11 +27,14 @@ pub struct Listing<'s> {
     pub events: Vec<(HookEvent, Vec<Listed<'s>>)>,
 }
 
+/// Every definition of one handler identity: where, and under which matcher.
+type Definitions<'s> = Vec<(Origin<'s>, Option<&'s str>)>;
+
 pub fn list(sources: &Sources) -> Listing<'_> {
     let gate = plan::gate(sources);
     let mut events = Vec::new();
     for &event in HookEvent::ALL {
-        let mut listed: Vec<(plan::DedupKey, Vec<(Origin<'_>, Option<&str>)>)> = Vec::new();
+        let mut listed: Vec<(plan::DedupKey, Definitions<'_>)> = Vec::new();
         for file in sources.files.iter().filter(|f| f.is_usable()) {
             for group in file.groups(event) {
                 for spec in &group.hooks {

@@ -60,7 +60,13 @@ impl Hookmux {
     }
 
     pub fn run(self) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_hookmux"));
+        self.run_program(env!("CARGO_BIN_EXE_hookmux"))
+    }
+
+    /// Runs another program (a shell wrapping hookmux, say) with the same arguments, stdin,
+    /// environment and folder.
+    pub fn run_program(self, program: &str) -> Output {
+        let mut command = Command::new(program);
         command.args(&self.args).env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default());
         for (name, value) in &self.env {
             command.env(name, value);

@@ -1,0 +1,90 @@
+//! The per-session debounce marker: `<state dir>/<session>.wakeup`, created atomically
+//! (`O_CREAT|O_EXCL`, mode 0600) by the first prompt-bearing event of a session, before the store
+//! is opened. Hosts without a run-once flag (Codex) send every prompt; the marker makes wake-up
+//! fire once. It means "wake-up was attempted", not "it succeeded": a failed load is not retried
+//! on every turn.
+
+use hookmux_sdk::Env;
+use sha2::{Digest, Sha256};
+use std::fs::{DirBuilder, OpenOptions, Permissions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+const DIR_MODE: u32 = 0o700;
+const FILE_MODE: u32 = 0o600;
+/// Longer sanitised names are shortened and made unique with a hash.
+const MAX_SEGMENT: usize = 128;
+
+/// `$LORE_HOOK_STATE_DIR`, else `$TMPDIR/lore-hook-state` (`/tmp` when `$TMPDIR` is unset).
+pub fn state_dir(env: &Env) -> PathBuf {
+    if let Some(dir) = env.path("LORE_HOOK_STATE_DIR") {
+        return dir;
+    }
+    env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp")).join("lore-hook-state")
+}
+
+/// A file-name-safe form of a session id: every character outside `[A-Za-z0-9_.-]` becomes `_`
+/// (one per UTF-16 unit, so an emoji gives two), and a result longer than 128 keeps its first
+/// 119 characters plus `_` and 8 hex digits of the original's SHA-256. `..` survives, harmless
+/// because a suffix always follows it.
+pub fn safe_filename_segment(name: &str) -> String {
+    let mut scrubbed = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            scrubbed.push(c);
+        } else {
+            for _ in 0..c.len_utf16() {
+                scrubbed.push('_');
+            }
+        }
+    }
+    if scrubbed.len() <= MAX_SEGMENT {
+        return scrubbed;
+    }
+    let hash = Sha256::digest(name.as_bytes());
+    let hex: String = hash.iter().take(4).map(|byte| format!("{byte:02x}")).collect();
+    format!("{}_{hex}", &scrubbed[..119])
+}
+
+/// The marker file of a session.
+pub fn marker_path(state_dir: &Path, session_id: &str) -> PathBuf {
+    state_dir.join(format!("{}.wakeup", safe_filename_segment(session_id)))
+}
+
+/// What marking found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// This call is the session's first: go on.
+    First,
+    /// The marker was already there: wake-up already ran for the session.
+    AlreadyMarked,
+}
+
+/// Creates the session's marker. `Err` is any failure other than "already exists" (a read-only,
+/// full or inaccessible state directory); the caller fails open. With `dry` nothing is written:
+/// an existing marker still reads as `AlreadyMarked`.
+pub fn try_mark(state_dir: &Path, session_id: &str, dry: bool) -> std::io::Result<Mark> {
+    let path = marker_path(state_dir, session_id);
+    if dry {
+        return Ok(if path.exists() { Mark::AlreadyMarked } else { Mark::First });
+    }
+    ensure_private_dir(state_dir)?;
+    let mut file = match OpenOptions::new().write(true).create_new(true).mode(FILE_MODE).open(&path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == ErrorKind::AlreadyExists => return Ok(Mark::AlreadyMarked),
+        Err(err) => return Err(err),
+    };
+    // The umask may have narrowed or (umask 000 aside) kept the mode; force it.
+    file.set_permissions(Permissions::from_mode(FILE_MODE))?;
+    file.write_all(b"1")?;
+    Ok(Mark::First)
+}
+
+fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir)?;
+    std::fs::set_permissions(dir, Permissions::from_mode(DIR_MODE))
+}

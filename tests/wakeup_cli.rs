@@ -1,0 +1,290 @@
+//! The memory commands as a user runs them: `hookmux memory|fact|digest|status|debt|lore`, and
+//! eight processes writing at once.
+
+mod common;
+use common::{fixture, Hookmux, Output};
+use std::path::PathBuf;
+use std::process::Command;
+
+struct Site {
+    dir: tempfile::TempDir,
+}
+
+impl Site {
+    fn new() -> Site {
+        let dir = tempfile::Builder::new().prefix("hookmux-memory-it-").tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("project/sub")).unwrap();
+        std::fs::create_dir_all(dir.path().join("project/.git")).unwrap();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        Site { dir }
+    }
+
+    fn project(&self) -> PathBuf {
+        std::fs::canonicalize(self.dir.path().join("project")).unwrap()
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn hookmux(&self, args: &[&str]) -> Hookmux {
+        Hookmux::new(args.iter().copied()).cwd(self.project()).env("HOME", self.home()).env("USER", "tester")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.hookmux(args).run();
+        assert_eq!(out.code, Some(0), "hookmux {args:?}: {out:?}");
+        out.stdout
+    }
+
+    fn fails(&self, args: &[&str]) -> Output {
+        let out = self.hookmux(args).run();
+        assert_eq!(out.code, Some(1), "hookmux {args:?} should fail: {out:?}");
+        out
+    }
+}
+
+#[test]
+fn memories_round_trip_through_the_default_store() {
+    let site = Site::new();
+    let id = site.ok(&[
+        "memory",
+        "add",
+        "Retries back off exponentially",
+        "--synopsis",
+        "cap 30 s",
+        "--kind",
+        "decision",
+        "--body",
+        "Jitter is full.",
+    ]);
+    assert_eq!(id.trim(), "1");
+    assert!(site.home().join(".local/share/hookmux/lore.db").is_file(), "the XDG default");
+    site.ok(&["memory", "add", "Cache keys include the tenant", "--created", "2026-03-01T08:00:00Z"]);
+
+    let list = site.ok(&["memory", "list"]);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 2, "{list}");
+    assert!(lines[0].contains("decision  Retries back off exponentially"), "{list}");
+    assert!(lines[1].contains("2026-03-01") && lines[1].contains("Cache keys include the tenant"), "{list}");
+
+    let show = site.ok(&["memory", "show", "1"]);
+    assert!(
+        show.starts_with("memory 1: Retries back off exponentially\n")
+            && show.contains("synopsis: cap 30 s")
+            && show.ends_with("Jitter is full.\n"),
+        "{show}"
+    );
+    let json: serde_json::Value = serde_json::from_str(site.ok(&["memory", "show", "2", "--json"]).trim()).unwrap();
+    assert_eq!(json["created_at"], "2026-03-01T08:00:00Z");
+    assert_eq!(json["project"], site.project().to_string_lossy().as_ref());
+
+    // From a sub-folder the git root is still the project.
+    let search = site.hookmux(&["memory", "search", "why do retries back off?"]).cwd(site.project().join("sub")).run();
+    assert!(
+        search.stdout.contains("Retries back off exponentially") && !search.stdout.contains("Cache keys"),
+        "{search:?}"
+    );
+
+    assert_eq!(site.ok(&["memory", "forget", "1"]).trim(), "forgot memory 1");
+    assert!(site.fails(&["memory", "forget", "1"]).stderr.contains("no memory with id 1"));
+    assert!(site.ok(&["memory", "search", "retries"]).is_empty(), "forgotten memories leave the index too");
+}
+
+#[test]
+fn bad_input_gets_a_clear_message_and_exit_1() {
+    let site = Site::new();
+    for (args, message) in [
+        (vec!["memory", "add", "  "], "the title is empty"),
+        (vec!["memory", "add", "t", "--expires", "next week"], "--expires `next week` is not a YYYY-MM-DD date"),
+        (vec!["memory", "add", "t", "--scope", "user"], "--scope: a `user` scope needs a key"),
+        (vec!["memory", "add", "t", "--scope", "planet"], "`planet` is not a scope kind"),
+        (vec!["memory", "add", "t", "--created", "soon"], "--created `soon`"),
+        (vec!["memory", "list", "--status", "done"], "--status `done` is not one of"),
+        (vec!["memory", "show", "9"], "no memory with id 9"),
+        (vec!["memory", "import", "missing.jsonl"], "cannot read missing.jsonl"),
+        (vec!["fact", "retire", "4"], "no active fact with id 4"),
+        (vec!["digest", "show"], "has no digest yet"),
+    ] {
+        let out = site.fails(&args);
+        assert!(out.stderr.contains(message), "{args:?}: {out:?}");
+    }
+    let out = site.hookmux(&["memory", "add", "t"]).env("LORE_DB", "/proc/no/such/dir/lore.db").run();
+    assert_eq!(out.code, Some(1));
+    assert!(out.stderr.contains("/proc/no/such/dir"), "{out:?}");
+}
+
+#[test]
+fn brewcode_knowledge_imports_once() {
+    let site = Site::new();
+    let file = fixture("brewcode/KNOWLEDGE.jsonl");
+    let file = file.to_str().unwrap();
+    let first = site.ok(&["memory", "import", file]);
+    assert!(first.starts_with("imported 6 memories, 0 facts, 0 digests into "), "{first}");
+    assert!(first.contains("(brewcode knowledge; 0 already there, 0 lines skipped)"), "{first}");
+    let again = site.ok(&["memory", "import", file]);
+    assert!(again.starts_with("imported 0 memories") && again.contains("6 already there"), "{again}");
+    let list = site.ok(&["memory", "list", "--json"]);
+    let rows: Vec<serde_json::Value> = list.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 6);
+    let newest = &rows[0];
+    assert_eq!(newest["title"], "Avoid SELECT * in repository queries");
+    assert_eq!((newest["kind"].as_str(), newest["source"].as_str()), (Some("avoid"), Some("reviewer")));
+    assert_eq!(newest["created_at"], "2026-02-01T12:15:00Z");
+    assert!(rows.iter().any(|r| r["kind"] == "info" && r["title"] == "DB uses PostgreSQL 15"));
+}
+
+#[test]
+fn the_json_format_imports_memories_facts_and_digests() {
+    let site = Site::new();
+    let path = site.dir.path().join("export.json");
+    std::fs::write(
+        &path,
+        r#"{"memories": [{"id": "a", "title": "Use the canary", "status": "proposed"}, {"id": "b", "title": "Pin the toolchain"}],
+            "facts": [{"subject": "web", "predicate": "depends_on", "object": "api"}],
+            "digests": [{"title": "Week", "body": "Shipped it."}]}"#,
+    )
+    .unwrap();
+    let out = site.ok(&["memory", "import", path.to_str().unwrap(), "--project", "acme"]);
+    assert!(out.starts_with("imported 2 memories, 1 facts, 1 digests into `acme` (hookmux JSON"), "{out}");
+    assert!(site.ok(&["memory", "import", path.to_str().unwrap(), "--project", "acme"]).contains("4 already there"));
+    assert!(site.ok(&["fact", "list", "--project", "acme"]).contains("web depends_on api"));
+    assert!(site.ok(&["digest", "show", "--project", "acme"]).contains("Shipped it."));
+    let status = site.ok(&["status", "--project", "acme"]);
+    assert!(status.contains("proposed-memory inbox: 1"), "{status}");
+    std::fs::write(&path, r#"{"memories": [{"title": "ok"}, {"title": "bad", "expires_at": "soon"}]}"#).unwrap();
+    let bad = site.fails(&["memory", "import", path.to_str().unwrap()]);
+    assert!(
+        bad.stderr.contains("memories[1].expires_at: `soon` is not a YYYY-MM-DD date; nothing was imported"),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn facts_digests_status_and_lore_wake_up() {
+    let site = Site::new();
+    let status = site.ok(&["status"]);
+    assert!(status.contains("(not created yet; `hookmux memory add` creates it)"), "{status}");
+    assert!(site.ok(&["fact", "add", "web", "depends_on", "api"]).trim() == "1");
+    site.ok(&["fact", "add", "api", "uses", "postgres"]);
+    assert_eq!(site.ok(&["fact", "retire", "2"]).trim(), "retired fact 2");
+    assert!(!site.ok(&["fact", "list"]).contains("postgres"));
+    assert!(site.ok(&["fact", "list", "--all"]).contains("api uses postgres  (retired)"));
+
+    let digest = site.hookmux(&["digest", "save", "--title", "Week 48"]).stdin("Shipped the importer.\n").run();
+    assert_eq!(digest.code, Some(0), "{digest:?}");
+    assert!(site.ok(&["digest", "show"]).contains("(fresh: wake-up shows it)"));
+    site.ok(&["memory", "add", "Billing exports run nightly", "--created", "2026-01-02"]);
+    site.ok(&["memory", "add", "Release notes follow the changelog template", "--created", "2026-01-03"]);
+    site.ok(&["memory", "add", "Proposed: drop the v1 API", "--proposed"]);
+    site.ok(&["memory", "add", "Write the release notes", "--kind", "task"]);
+    site.ok(&["memory", "add", "Update the onboarding guide", "--kind", "task"]);
+
+    let status = site.ok(&["status"]);
+    for line in [
+        "memories: 4 active, 0 expired, 0 rejected",
+        "proposed-memory inbox: 1",
+        "facts: 1 active, 1 retired",
+        "Wake-up coverage:\n  [lore] wakeup: mode=default shape=full ranked=false reason=no-ranked-search digestAvailable=true digestFresh=true",
+    ] {
+        assert!(status.contains(line), "{line} missing:\n{status}");
+    }
+
+    let out = site.hookmux(&["lore", "wake-up", "--query", "nightly billing exports", "--debug"]).run();
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let text = &out.stdout;
+    assert!(text.contains("## For Your Current Task\n    - **Billing exports run nightly**"), "{out:?}");
+    assert!(
+        text.contains("## Active Tasks\n    - Update the onboarding guide\n    - Write the release notes"),
+        "{out:?}"
+    );
+    assert!(
+        text.contains("## Related to Active Tasks\n    - **Release notes follow the changelog template**"),
+        "{out:?}"
+    );
+    assert!(
+        text.contains("## Proposed Memories (1 waiting for review)\n    - **Proposed: drop the v1 API**"),
+        "{out:?}"
+    );
+    assert!(
+        out.stderr.starts_with(
+            "[lore] wakeup: mode=ranked shape=full ranked=true queryLen=23 memory=3 related=2 knowledge=10 taskMemories=3 "
+        ),
+        "{out:?}"
+    );
+    let plain = site.ok(&["lore", "wake-up"]);
+    assert!(!plain.contains("Proposed Memories") && !plain.contains("For Your Current Task"), "{plain}");
+
+    site.ok(&["memory", "add", "Old incident", "--expires", "2020-01-01"]);
+    assert!(!site.ok(&["lore", "wake-up"]).contains("Old incident"));
+    assert!(site.ok(&["lore", "wake-up", "--include-expired"]).contains("Old incident"));
+}
+
+#[test]
+fn debt_scan_names_the_memory_and_the_rule() {
+    let site = Site::new();
+    site.ok(&[
+        "memory",
+        "add",
+        "Tuesday session",
+        "--synopsis",
+        "First I read the logs, then I patched it, finally I deployed",
+    ]);
+    site.ok(&["memory", "add", "Incident timeline", "--body", "09:02 alert\n09:15 paged\n09:40 mitigated"]);
+    site.ok(&["memory", "add", "Retries back off exponentially", "--synopsis", "cap 30 s"]);
+    let out = site.ok(&["debt", "scan"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].starts_with("memory 1 \"Tuesday session\": synopsis reads as an activity log: 3 sequence markers"),
+        "{out}"
+    );
+    assert!(lines[0].ends_with("[sequence-markers]"), "{out}");
+    assert!(
+        lines[1].starts_with(
+            "memory 2 \"Incident timeline\": body reads as an activity log: 3 timestamps in ascending order"
+        ),
+        "{out}"
+    );
+    let json = site.ok(&["debt", "scan", "--json"]);
+    assert!(json.lines().next().unwrap().contains("\"rule\":\"sequence-markers\""), "{json}");
+    site.ok(&["memory", "forget", "1"]);
+    site.ok(&["memory", "forget", "2"]);
+    assert_eq!(site.ok(&["debt", "scan"]), "no memory debt found\n");
+}
+
+#[test]
+fn eight_writers_adding_500_memories_each_leave_exactly_4000() {
+    let site = Site::new();
+    let db = site.dir.path().join("shared.db");
+    std::thread::scope(|scope| {
+        for writer in 0..8 {
+            let db = &db;
+            let site = &site;
+            scope.spawn(move || {
+                for i in 0..500 {
+                    let out = Command::new(env!("CARGO_BIN_EXE_hookmux"))
+                        .args(["memory", "add", &format!("writer {writer} memory {i}"), "--project", "race"])
+                        .env_clear()
+                        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                        .env("HOME", site.home())
+                        .env("LORE_DB", db)
+                        .current_dir(site.project())
+                        .output()
+                        .unwrap();
+                    assert!(out.status.success(), "writer {writer} #{i}: {}", String::from_utf8_lossy(&out.stderr));
+                }
+            });
+        }
+    });
+    let list = site.hookmux(&["memory", "list", "--project", "race", "--limit", "10000"]).env("LORE_DB", &db).run();
+    assert_eq!(list.stdout.lines().count(), 4000);
+    let mut ids: Vec<u64> =
+        list.stdout.lines().map(|l| l.split_whitespace().next().unwrap().parse().unwrap()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 4000);
+    let search =
+        site.hookmux(&["memory", "search", "499", "--project", "race", "--limit", "100"]).env("LORE_DB", &db).run();
+    assert_eq!(search.stdout.lines().count(), 8, "the search index kept up with every writer: {search:?}");
+}
