@@ -35,6 +35,20 @@ enum HooksCommand {
 }
 
 #[derive(Subcommand, Debug)]
+enum InstallHost {
+    /// Claude Code: move a settings file's hooks to a hooks file beside it, dispatched by one
+    /// entry per event.
+    Claude {
+        /// Which settings file.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: crate::install::Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Run one built-in handler as a Claude Code hook command: event on stdin, answer on stdout.
     Run {
@@ -73,6 +87,16 @@ enum Command {
         #[command(subcommand)]
         command: HooksCommand,
     },
+    /// Route a host's hooks through `hookmux dispatch`.
+    Install {
+        #[command(subcommand)]
+        host: InstallHost,
+    },
+    /// Put the hooks `install` moved back where they were.
+    Uninstall {
+        #[command(subcommand)]
+        host: InstallHost,
+    },
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
         /// Print JSON instead of a table.
@@ -97,11 +121,21 @@ pub fn main() -> ExitCode {
         Command::DryRun { settings, exec, json, fixtures } => dry_run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => hooks_list(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => hooks_validate(settings),
+        Command::Install { host: InstallHost::Claude { scope, dry_run } } => install_claude(scope, dry_run),
+        Command::Uninstall { host: InstallHost::Claude { scope, dry_run } } => uninstall_claude(scope, dry_run),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
     };
     match result {
         Ok(code) => code,
+        // Output piped into `head` and the like: the reader is done, and so are we.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("hookmux: {err:#}");
             ExitCode::from(1)
@@ -263,6 +297,96 @@ fn hooks_validate(settings: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
     )?;
     let (errors, _) = crate::validate::counts(&diagnostics);
     Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn install_layout(scope: crate::install::Scope) -> anyhow::Result<crate::install::Layout> {
+    let env = Env::from_process();
+    let config_dir = env
+        .path("CLAUDE_CONFIG_DIR")
+        .or_else(|| env.path("HOME").map(|home| home.join(".claude")))
+        .ok_or_else(|| anyhow::anyhow!("neither CLAUDE_CONFIG_DIR nor HOME is set: cannot find the user settings"))?;
+    let project = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(process_cwd);
+    let this_binary = std::env::current_exe().ok();
+    Ok(crate::install::Layout::new(scope, &config_dir, &project, this_binary.as_deref()))
+}
+
+fn install_claude(scope: crate::install::Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    use crate::install::{self, read_optional, Refusal};
+    let layout = install_layout(scope)?;
+    let settings = read_optional(&layout.settings)?.ok_or_else(|| Refusal::NoSettings(layout.settings.clone()))?;
+    let hooks_file = read_optional(&layout.hooks_file)?;
+    // Reinstalling starts from what uninstalling would restore, so it changes nothing twice.
+    let base = match &hooks_file {
+        Some(hooks) => install::uninstall(&settings, hooks, read_optional(&layout.backup)?.as_deref(), &layout)?,
+        None => settings.clone(),
+    };
+    let installed = install::install(&base, &layout)?;
+    let mut out = std::io::stdout().lock();
+    if dry_run {
+        write!(out, "{}", install::diff(&layout.settings, Some(&settings), Some(&installed.settings_text)))?;
+        write!(out, "{}", install::diff(&layout.hooks_file, hooks_file.as_deref(), Some(&installed.hooks_text)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    install::write_atomically(&layout.backup, &base)?;
+    install::write_atomically(&layout.hooks_file, &installed.hooks_text)?;
+    install::write_atomically(&layout.settings, &installed.settings_text)?;
+    writeln!(
+        out,
+        "moved {} hook{} of {} into {}\n{} now run{} through `{}`",
+        installed.moved,
+        if installed.moved == 1 { "" } else { "s" },
+        layout.settings.display(),
+        layout.hooks_file.display(),
+        installed.events.join(", "),
+        if installed.events.len() == 1 { "s" } else { "" },
+        layout.dispatch_command,
+    )?;
+    if installed.kept_native > 0 {
+        writeln!(
+            out,
+            "{} hook(s) that dispatch cannot run (prompt, agent, mcp_tool, async) stay in the settings file",
+            installed.kept_native
+        )?;
+    }
+    writeln!(
+        out,
+        "backup of the original: {}\nundo with: hookmux uninstall claude --scope {}",
+        layout.backup.display(),
+        scope_name(scope)
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn uninstall_claude(scope: crate::install::Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    use crate::install::{self, read_optional, Refusal};
+    let layout = install_layout(scope)?;
+    let hooks_file =
+        read_optional(&layout.hooks_file)?.ok_or_else(|| Refusal::NotInstalled(layout.hooks_file.clone()))?;
+    let settings = read_optional(&layout.settings)?;
+    let backup = read_optional(&layout.backup)?;
+    let restored = install::uninstall(settings.as_deref().unwrap_or("{}\n"), &hooks_file, backup.as_deref(), &layout)?;
+    let mut out = std::io::stdout().lock();
+    if dry_run {
+        write!(out, "{}", install::diff(&layout.settings, settings.as_deref(), Some(&restored)))?;
+        write!(out, "{}", install::diff(&layout.hooks_file, Some(&hooks_file), None))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(current) = &settings {
+        install::write_atomically(&layout.backup, current)?;
+    }
+    install::write_atomically(&layout.settings, &restored)?;
+    std::fs::remove_file(&layout.hooks_file)?;
+    writeln!(out, "restored the hooks of {} and removed {}", layout.settings.display(), layout.hooks_file.display())?;
+    writeln!(out, "backup of the file as it was: {}", layout.backup.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn scope_name(scope: crate::install::Scope) -> &'static str {
+    match scope {
+        crate::install::Scope::User => "user",
+        crate::install::Scope::Project => "project",
+        crate::install::Scope::Local => "local",
+    }
 }
 
 fn handlers(name: Option<&str>, as_json: bool) -> anyhow::Result<ExitCode> {

@@ -22,6 +22,7 @@ pub mod dispatch;
 pub mod dry_run;
 pub mod host;
 pub mod http;
+pub mod install;
 pub mod jsonpath;
 pub mod listing;
 pub mod matcher;

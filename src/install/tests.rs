@@ -1,0 +1,183 @@
+use super::*;
+
+fn layout() -> Layout {
+    Layout::new(Scope::Project, Path::new("/home/u/.claude"), Path::new("/work/p"), None)
+}
+
+const SETTINGS: &str = r#"{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {"type": "command", "command": "./hooks/guard.sh", "timeout": 10},
+          {"type": "prompt", "prompt": "Is this safe?"},
+          {"type": "command", "command": "./hooks/log.sh", "async": true}
+        ]
+      },
+      {"matcher": "Edit|Write", "hooks": [{"type": "http", "url": "http://127.0.0.1:9/h"}]}
+    ],
+    "SessionEnd": [{"hooks": [{"type": "command", "command": "a", "timeout": 3}, {"type": "command", "command": "b", "timeout": 20}]}],
+    "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "c"}]}],
+    "Stop": [{"hooks": [{"type": "agent", "prompt": "done?"}]}]
+  },
+  "allowedHttpHookUrls": ["http://127.0.0.1:*"]
+}
+"#;
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn moves_what_dispatch_runs_and_routes_each_event_through_it() {
+    let installed = install(SETTINGS, &layout()).unwrap();
+    assert_eq!((installed.moved, installed.kept_native), (5, 3));
+    assert_eq!(installed.events, ["PreToolUse", "SessionEnd", "UserPromptSubmit"]);
+    let settings = json(&installed.settings_text);
+    let command = "hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.json\"";
+    assert_eq!(
+        settings["hooks"]["PreToolUse"],
+        serde_json::json!([
+            {"matcher": "Bash", "hooks": [
+                {"type": "prompt", "prompt": "Is this safe?"},
+                {"type": "command", "command": "./hooks/log.sh", "async": true}
+            ]},
+            {"hooks": [{"type": "command", "command": command, "timeout": 605}]}
+        ])
+    );
+    // SessionEnd's budget follows the largest moved timeout; UserPromptSubmit's default is 30 s.
+    assert_eq!(settings["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 20);
+    assert_eq!(settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"], 35);
+    // Events with nothing dispatch can run are untouched.
+    assert_eq!(settings["hooks"]["Stop"], json(SETTINGS)["hooks"]["Stop"]);
+    assert_eq!(settings["model"], "opus");
+    // Only the `hooks` value changes: every other byte of the file is kept.
+    let after_hooks = |text: &str| text[text.find("\"allowedHttpHookUrls\"").unwrap()..].to_string();
+    assert!(installed.settings_text.starts_with("{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"PreToolUse\": ["));
+    assert_eq!(after_hooks(&installed.settings_text), after_hooks(SETTINGS));
+
+    let hooks = json(&installed.hooks_text);
+    assert_eq!(
+        hooks["hooks"]["PreToolUse"][0]["hooks"],
+        serde_json::json!([{"type": "command", "command": "./hooks/guard.sh", "timeout": 10}])
+    );
+    assert_eq!(hooks["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    assert_eq!(hooks["hooks"]["PreToolUse"][1]["hooks"][0]["type"], "http");
+    assert_eq!(hooks["allowedHttpHookUrls"], serde_json::json!(["http://127.0.0.1:*"]));
+    assert!(hooks[RECORD_KEY]["settingsSha256"].is_string());
+}
+
+#[test]
+fn uninstall_restores_byte_for_byte_when_nothing_changed() {
+    let installed = install(SETTINGS, &layout()).unwrap();
+    let restored = uninstall(&installed.settings_text, &installed.hooks_text, Some(SETTINGS), &layout()).unwrap();
+    assert_eq!(restored, SETTINGS);
+}
+
+#[test]
+fn uninstall_after_edits_keeps_them_and_loses_no_hook() {
+    let installed = install(SETTINGS, &layout()).unwrap();
+    // The user changed another setting and added a hook to the hooks file since.
+    let mut settings = json(&installed.settings_text);
+    settings["model"] = "sonnet".into();
+    let edited_settings = format!("{}\n", serde_json::to_string_pretty(&settings).unwrap());
+    let mut hooks = json(&installed.hooks_text);
+    hooks["hooks"]["Stop"] = serde_json::json!([{"hooks": [{"type": "command", "command": "added-later"}]}]);
+    let edited_hooks = serde_json::to_string_pretty(&hooks).unwrap();
+
+    let restored = json(&uninstall(&edited_settings, &edited_hooks, Some(SETTINGS), &layout()).unwrap());
+    assert_eq!(restored["model"], "sonnet");
+    let original = json(SETTINGS);
+    assert!(!restored.to_string().contains("hookmux dispatch"));
+    // Every original handler is back in its event (native ones first, moved ones after).
+    for (event, groups) in original["hooks"].as_object().unwrap() {
+        for group in groups.as_array().unwrap() {
+            for handler in group["hooks"].as_array().unwrap() {
+                let back = restored["hooks"][event]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|g| g["hooks"].as_array().unwrap().contains(handler));
+                assert!(back, "{event}: {handler} was lost");
+            }
+        }
+    }
+    assert_eq!(restored["hooks"]["Stop"][1]["hooks"][0]["command"], "added-later");
+}
+
+#[test]
+fn edits_touch_only_the_hooks_value() {
+    let text = "{\n\t\"a\": [1,2],   \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"x\"}]}]},\n\t\"z\": {\"k\": 1}\n}";
+    let installed = install(text, &layout()).unwrap();
+    assert!(installed.settings_text.starts_with("{\n\t\"a\": [1,2],   \"hooks\": {"));
+    assert!(installed.settings_text.ends_with(",\n\t\"z\": {\"k\": 1}\n}"));
+    // Uninstalling after an edit elsewhere keeps that edit's formatting too.
+    let edited = installed.settings_text.replace("[1,2]", "[1,2,3]");
+    let restored = uninstall(&edited, &installed.hooks_text, Some(text), &layout()).unwrap();
+    assert!(restored.starts_with("{\n\t\"a\": [1,2,3],   \"hooks\": {"), "{restored}");
+    assert!(restored.ends_with(",\n\t\"z\": {\"k\": 1}\n}"));
+    assert_eq!(json(&restored)["hooks"], json(text)["hooks"]);
+}
+
+#[test]
+fn removing_and_adding_the_hooks_property() {
+    assert_eq!(replace_hooks("{\n  \"a\": 1,\n  \"hooks\": {}\n}\n", None), "{\n  \"a\": 1\n}\n");
+    assert_eq!(replace_hooks("{\n  \"hooks\": {},\n  \"a\": 1\n}\n", None), "{\n  \"a\": 1\n}\n");
+    assert_eq!(replace_hooks("{}", Some(&serde_json::json!({}))), "{\n  \"hooks\": {}\n}");
+    assert_eq!(
+        replace_hooks("{\n  \"a\": 1\n}\n", Some(&serde_json::json!({"Stop": []}))),
+        "{\n  \"a\": 1,\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n"
+    );
+}
+
+#[test]
+fn reinstalling_changes_nothing() {
+    let first = install(SETTINGS, &layout()).unwrap();
+    let restored = uninstall(&first.settings_text, &first.hooks_text, Some(SETTINGS), &layout()).unwrap();
+    let second = install(&restored, &layout()).unwrap();
+    assert_eq!(first, second);
+    // Installing the already-installed file (no backup) moves nothing new and refuses.
+    assert!(matches!(install(&first.settings_text, &layout()), Err(Refusal::NothingToMove { .. })));
+}
+
+#[test]
+fn refusals_leave_files_alone() {
+    assert!(matches!(install("{ nope", &layout()), Err(Refusal::InvalidSettings { .. })));
+    assert!(matches!(install(r#"{"model": "x"}"#, &layout()), Err(Refusal::NoHooks { .. })));
+    let only_native = r#"{"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "p"}]}]}}"#;
+    assert!(matches!(install(only_native, &layout()), Err(Refusal::NothingToMove { .. })));
+    assert!(matches!(uninstall("{}", "[", None, &layout()), Err(Refusal::InvalidHooksFile { .. })));
+}
+
+#[test]
+fn layouts_per_scope() {
+    let bin = Path::new("/opt/my tools/hookmux");
+    let user = Layout::new(Scope::User, Path::new("/home/u/.claude"), Path::new("/p"), Some(bin));
+    assert_eq!(user.hooks_file, Path::new("/home/u/.claude/hookmux-hooks.json"));
+    assert_eq!(user.dispatch_command, "'/opt/my tools/hookmux' dispatch --settings /home/u/.claude/hookmux-hooks.json");
+    let local = Layout::new(Scope::Local, Path::new("/c"), Path::new("/p"), Some(bin));
+    assert_eq!(local.settings, Path::new("/p/.claude/settings.local.json"));
+    assert_eq!(local.hooks_file, Path::new("/p/.claude/hookmux-hooks.local.json"));
+    assert_eq!(local.backup, Path::new("/p/.claude/settings.local.json.hookmux-backup"));
+    assert!(local.dispatch_command.ends_with("--settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.local.json\""));
+    // The project file is shared: it names `hookmux` from PATH, not this machine's binary.
+    let project = Layout::new(Scope::Project, Path::new("/c"), Path::new("/p"), Some(bin));
+    assert!(project.dispatch_command.starts_with("hookmux dispatch"));
+}
+
+#[test]
+fn atomic_writes_keep_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.json");
+    std::fs::write(&path, "old").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    write_atomically(&path, "new").unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left behind");
+    let d = diff(&path, Some("a\nb\n"), Some("a\nc\n"));
+    assert!(d.contains("-b") && d.contains("+c"), "{d}");
+}
