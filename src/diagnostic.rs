@@ -28,20 +28,46 @@ pub struct Diagnostic {
     pub message: String,
     /// What to do.
     pub hint: Option<String>,
+    /// Line and column when known without the path (a JSON syntax error).
+    pub position: Option<(usize, usize)>,
 }
 
 impl Diagnostic {
     pub fn error(file: impl Into<PathBuf>, path: JsonPath, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, file: file.into(), path, message: message.into(), hint: None }
+        Diagnostic {
+            severity: Severity::Error,
+            file: file.into(),
+            path,
+            message: message.into(),
+            hint: None,
+            position: None,
+        }
     }
 
     pub fn warning(file: impl Into<PathBuf>, path: JsonPath, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, file: file.into(), path, message: message.into(), hint: None }
+        Diagnostic {
+            severity: Severity::Warning,
+            file: file.into(),
+            path,
+            message: message.into(),
+            hint: None,
+            position: None,
+        }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
         self
+    }
+
+    pub fn at(mut self, line: usize, column: usize) -> Diagnostic {
+        self.position = Some((line, column));
+        self
+    }
+
+    /// Line and column in `text` (the file's contents), when they can be found.
+    pub fn line_column(&self, text: Option<&str>) -> Option<(usize, usize)> {
+        self.position.or_else(|| text.and_then(|t| locate(t, &self.path)))
     }
 }
 

@@ -4,7 +4,7 @@
 //! form for tools.
 
 use crate::combine::Permission;
-use crate::diagnostic::{locate, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::dispatch::{Dispatched, HandlerRun};
 use crate::dry_run::Fixture;
 use crate::listing::Listing;
@@ -158,22 +158,28 @@ fn sources_table(sources: &Sources, paths: &Paths) -> Table {
     table
 }
 
+/// A command cut to a width that keeps tables readable (`--json` has it whole).
+fn short(label: &str) -> String {
+    const WIDTH: usize = 60;
+    let line = label.lines().next().unwrap_or_default();
+    if line.chars().count() <= WIDTH && !label.contains('\n') {
+        return line.to_string();
+    }
+    format!("{}…", line.chars().take(WIDTH - 1).collect::<String>())
+}
+
 fn runner_text(planned: &Planned<'_>) -> (&'static str, String) {
+    let label = short(&planned.origin.spec.kind.label());
     match &planned.runner {
-        Runner::Builtin(call) => (
-            "built-in",
-            format!(
-                "{} (in-process)",
-                std::iter::once(call.name.as_str())
-                    .chain(call.args.iter().map(String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-        ),
-        Runner::Spawn => ("command", planned.origin.spec.kind.label()),
-        Runner::Detached => ("async", format!("{} (started, not waited for)", planned.origin.spec.kind.label())),
-        Runner::Http => ("http", planned.origin.spec.kind.label()),
-        Runner::NotRunnable(kind) => (kind, format!("{} (not run by dispatch)", planned.origin.spec.kind.label())),
+        Runner::Builtin(call) => {
+            let words: Vec<&str> =
+                std::iter::once(call.name.as_str()).chain(call.args.iter().map(String::as_str)).collect();
+            ("built-in", format!("{} (in-process)", short(&words.join(" "))))
+        }
+        Runner::Spawn => ("command", label),
+        Runner::Detached => ("async", format!("{label} (started, not waited for)")),
+        Runner::Http => ("http", label),
+        Runner::NotRunnable(kind) => (kind, format!("{label} (not run by dispatch)")),
     }
 }
 
@@ -354,7 +360,7 @@ pub fn dry_run_text(
         let mut table = Table::new();
         for dropped in &plan.dropped {
             table.row(vec![
-                plain(dropped.origin.spec.kind.label()),
+                plain(short(&dropped.origin.spec.kind.label())),
                 styled(origin_text(&dropped.origin, paths), DIM),
                 plain(dropped.why.clone()),
             ]);
@@ -373,7 +379,7 @@ pub fn dry_run_text(
                 table.row(vec![
                     plain(format!("{}", i + 1)),
                     plain(exit_text(run)),
-                    plain(format!("{:.1} ms", run.wall.as_secs_f64() * 1000.0)),
+                    plain(format!("{:>8.1} ms", run.wall.as_secs_f64() * 1000.0)),
                     result_text(run, event),
                 ]);
             }
@@ -503,7 +509,7 @@ pub fn list_text(out: &mut impl Write, sources: &Sources, listing: &Listing<'_>,
             }
             table.row(vec![
                 plain(deduped.join(" / ")),
-                plain(entry.origin.spec.kind.label()),
+                plain(short(&entry.origin.spec.kind.label())),
                 plain(seconds(entry.timeout)),
                 styled(origin_text(&entry.origin, paths), DIM),
             ]);
@@ -550,14 +556,22 @@ pub fn validate_text(
     diagnostics: &[Diagnostic],
     paths: &Paths,
 ) -> io::Result<()> {
-    for diagnostic in diagnostics {
+    // In file order, then by position in the file.
+    let mut ordered: Vec<_> = diagnostics
+        .iter()
+        .map(|d| {
+            let index = sources.files.iter().position(|f| f.path == d.file).unwrap_or(usize::MAX);
+            let text = sources.files.get(index).and_then(|f| f.text.as_deref());
+            (index, d.line_column(text), d)
+        })
+        .collect();
+    ordered.sort_by_key(|(index, position, _)| (*index, *position));
+    for (_, position, diagnostic) in ordered {
         let (label, style) = match diagnostic.severity {
             Severity::Error => ("error", RED.bold()),
             Severity::Warning => ("warning", YELLOW.bold()),
         };
-        let text = sources.files.iter().find(|f| f.path == diagnostic.file).and_then(|f| f.text.as_deref());
-        let position =
-            text.and_then(|t| locate(t, &diagnostic.path)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+        let position = position.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
         let at = if diagnostic.path.is_root() { String::new() } else { format!(" {}", diagnostic.path) };
         writeln!(
             out,

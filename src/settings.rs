@@ -208,8 +208,11 @@ impl SettingsFile {
                 return file;
             }
             Err(err) => {
-                let reason = format!("invalid JSON at line {} column {}: {err}", err.line(), err.column());
-                return SettingsFile::invalid(path, scope, text, reason);
+                let mut file = SettingsFile::invalid(path, scope, text, format!("invalid JSON: {err}"));
+                if let Some(diagnostic) = file.diagnostics.last_mut() {
+                    diagnostic.position = Some((err.line(), err.column()));
+                }
+                return file;
             }
         };
         let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Loaded);
@@ -224,7 +227,7 @@ impl SettingsFile {
         file.text = Some(text.to_string());
         file.diagnostics.push(
             Diagnostic::error(path, JsonPath::root(), format!("{reason}; none of this file's hooks are used"))
-                .with_hint("fix the JSON; `hookmux hooks validate` shows every problem"),
+                .with_hint("fix the file; until then none of its hooks run"),
         );
         file
     }

@@ -290,7 +290,7 @@ fn settings_problems_never_block_and_are_told_once_per_session() {
         .env("TMPDIR", other.path())
         .stdin(bash_event().to_string())
         .run();
-    assert!(out.json()["systemMessage"].as_str().unwrap().contains("invalid JSON at line 1"));
+    assert!(out.json()["systemMessage"].as_str().unwrap().contains("invalid JSON: key must be a string at line 1"));
 }
 
 #[test]

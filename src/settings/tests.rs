@@ -108,6 +108,7 @@ fn whole_file_failures_are_states_not_errors() {
     let broken = parse(r#"{"hooks": {"Stop": [}"#);
     assert!(matches!(&broken.state, FileState::Invalid(reason) if reason.contains("line 1 column")));
     assert_eq!(broken.diagnostics.len(), 1);
+    assert_eq!(broken.diagnostics[0].position, Some((1, 21)));
     let array = parse("[]");
     assert!(matches!(&array.state, FileState::Invalid(reason) if reason.contains("array")));
     let empty = parse("  \n");
