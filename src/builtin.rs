@@ -113,30 +113,23 @@ pub fn call(handler: &'static dyn Handler, raw_args: &[String], invocation: &Inv
     .with_dry(invocation.dry);
     let result = catch_unwind(AssertUnwindSafe(|| handler.handle(&cx)));
     let mut stderr = cx.diagnostics().to_stderr_text();
-    let answer: Answer = match result {
-        Ok(Ok(answer)) => answer,
-        Ok(Err(err)) => {
-            stderr.push_str(&format!("hookmux: handler `{}` failed: {err:#}\n", info.name));
-            return RawOutput {
-                stdout: Vec::new(),
-                stderr: stderr.into_bytes(),
-                exit_code: Some(1),
-                ..RawOutput::default()
-            };
-        }
+    let failure = match result {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(err)) => Err(format!("handler `{}` failed: {err:#}", info.name)),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "a panic".to_string());
-            stderr.push_str(&format!("hookmux: handler `{}` crashed: {what}; no decision\n", info.name));
-            return RawOutput {
-                stdout: Vec::new(),
-                stderr: stderr.into_bytes(),
-                exit_code: Some(1),
-                ..RawOutput::default()
-            };
+            Err(format!("handler `{}` crashed: {what}; no decision", info.name))
+        }
+    };
+    let answer: Answer = match failure {
+        Ok(answer) => answer,
+        Err(message) => {
+            stderr.push_str(&format!("hookmux: {message}\n"));
+            return RawOutput { stderr: stderr.into_bytes(), exit_code: Some(1), ..RawOutput::default() };
         }
     };
     let event = invocation.event.kind().or_else(|| info.events.first().copied()).unwrap_or(HookEvent::PreToolUse);

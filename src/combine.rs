@@ -168,7 +168,7 @@ pub fn combine(event: HookEvent, hook_name: &str, outcomes: &[Labelled<'_>]) -> 
             Outcome::Cancelled { after } => {
                 combined.notices.push(format!(
                     "{hook_name} hook [{label}] timed out after {}; it gives no decision",
-                    humane(*after)
+                    crate::report::seconds(*after)
                 ));
             }
         }
@@ -294,15 +294,6 @@ fn merge_permission_request(combined: &mut Combined, decision: &Map<String, Valu
             }
         }
         _ => {}
-    }
-}
-
-fn humane(duration: std::time::Duration) -> String {
-    let secs = duration.as_secs_f64();
-    if secs.fract() == 0.0 {
-        format!("{secs:.0} s")
-    } else {
-        format!("{secs} s")
     }
 }
 

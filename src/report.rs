@@ -103,7 +103,8 @@ fn styled(text: impl Into<String>, style: Style) -> (String, Style) {
     (text.into(), style)
 }
 
-fn seconds(d: std::time::Duration) -> String {
+/// `600 s`, `1.5 s`: a duration as a timeout is written.
+pub(crate) fn seconds(d: std::time::Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 {
         format!("{s:.0} s")

@@ -193,7 +193,7 @@ impl SettingsFile {
         let root = match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(root)) => root,
             Ok(other) => {
-                let reason = format!("the file holds a JSON {}, not an object", kind(&other));
+                let reason = format!("the file holds a JSON {}, not an object", hookmux_sdk::json_kind(&other));
                 return SettingsFile::invalid(path, scope, text, reason);
             }
             Err(err) if text.trim().is_empty() => {
@@ -263,8 +263,10 @@ impl Reader<'_> {
             None | Some(Value::Null) => {}
             Some(Value::Object(events)) => self.read_events(events, &top.key("hooks")),
             Some(other) => {
-                let message =
-                    format!("`hooks` must be an object of events, not a {}; no hooks used from this file", kind(other));
+                let message = format!(
+                    "`hooks` must be an object of events, not a {}; no hooks used from this file",
+                    hookmux_sdk::json_kind(other)
+                );
                 self.error(top.key("hooks"), message);
             }
         }
@@ -274,7 +276,8 @@ impl Reader<'_> {
         match obj.get(key)? {
             Value::Bool(b) => Some(*b),
             other => {
-                let message = format!("`{key}` must be true or false, not a {}; ignored", kind(other));
+                let message =
+                    format!("`{key}` must be true or false, not a {}; ignored", hookmux_sdk::json_kind(other));
                 self.error(at.key(key), message);
                 None
             }
@@ -544,17 +547,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
-}
-
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// "an object", "the number 5000", … for messages.

@@ -281,7 +281,8 @@ impl Event {
     }
 }
 
-pub(crate) fn json_kind(value: &Value) -> &'static str {
+/// The JSON type of a value as a word for messages: `object`, `array`, `string`, …
+pub fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

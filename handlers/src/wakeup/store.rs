@@ -449,14 +449,23 @@ impl Store {
     /// Inserts many memories in one transaction; rows whose import key the project already has
     /// are skipped. Returns (added, skipped).
     pub fn import_memories(&mut self, memories: &[NewMemory]) -> Result<(usize, usize)> {
+        self.import(memories, insert_memory)
+    }
+
+    /// Inserts rows in one transaction; `insert` answers `None` for a row it skipped.
+    fn import<T>(
+        &mut self,
+        rows: &[T],
+        insert: fn(&Transaction<'_>, &T) -> Result<Option<i64>>,
+    ) -> Result<(usize, usize)> {
         self.write(|tx| {
             let mut added = 0;
-            for memory in memories {
-                if insert_memory(tx, memory)?.is_some() {
+            for row in rows {
+                if insert(tx, row)?.is_some() {
                     added += 1;
                 }
             }
-            Ok((added, memories.len() - added))
+            Ok((added, rows.len() - added))
         })
     }
 
@@ -618,15 +627,7 @@ impl Store {
 
     /// Inserts many facts in one transaction, skipping known import keys. Returns (added, skipped).
     pub fn import_facts(&mut self, facts: &[NewFact]) -> Result<(usize, usize)> {
-        self.write(|tx| {
-            let mut added = 0;
-            for fact in facts {
-                if insert_fact(tx, fact)?.is_some() {
-                    added += 1;
-                }
-            }
-            Ok((added, facts.len() - added))
-        })
+        self.import(facts, insert_fact)
     }
 
     /// Retires an active fact; false when there is no active fact with that id.
