@@ -113,6 +113,16 @@ pub fn run_and_answer(
         detached = writers;
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
+            if let Ran::Finished(raw) = &ran {
+                for (stream, dropped) in [("stdout", raw.stdout_dropped), ("stderr", raw.stderr_dropped)] {
+                    if dropped > 0 {
+                        own_notices.push(format!(
+                            "hookmux: [{label}] wrote {dropped} bytes of {stream} past the {} MiB kept; they were dropped",
+                            crate::process::CAPTURE_CAP >> 20
+                        ));
+                    }
+                }
+            }
             runs.push(match ran {
                 Ran::Finished(raw) => HandlerRun {
                     exit_code: raw.exit_code,

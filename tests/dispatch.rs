@@ -158,8 +158,13 @@ fn a_hook_printing_50_mib_leaves_dispatch_memory_bounded() {
     ));
     let event = json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": project.path(), "prompt": "p"});
     let (peak, stdout) = peak_rss_kib(&project, &event);
-    // 1 MiB of each stream is kept, the rest counted and dropped.
-    assert_eq!(stdout.len(), 1 << 20, "the captured stdout is capped");
+    // 1 MiB of each stream is kept, the rest counted, dropped and reported.
+    let answer: Value = serde_json::from_str(&stdout).expect("a JSON answer");
+    let context = answer["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert_eq!(context.len(), 1 << 20, "the captured stdout is capped");
+    let message = answer["systemMessage"].as_str().unwrap();
+    assert!(message.contains("wrote 51380224 bytes of stdout past the 1 MiB kept"), "{message}");
+    assert!(message.contains("bytes of stderr past the 1 MiB kept"), "{message}");
     assert!(peak < 24 * 1024, "peak RSS {peak} KiB: 100 MiB of output must not be held");
 }
 
