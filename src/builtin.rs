@@ -34,7 +34,7 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, registry: &Registr
 
 /// Splits a shell command into words when the shell would do no expansion, redirection or
 /// control flow with it; `None` otherwise.
-fn plain_words(command: &str) -> Option<Vec<String>> {
+pub(crate) fn plain_words(command: &str) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut chars = command.trim().chars().peekable();
     while chars.peek().is_some() {

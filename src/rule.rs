@@ -6,7 +6,8 @@
 //! `||`, `|`, `&` and newlines, including those inside `$( … )` and backticks), after leading
 //! `VAR=value` assignments and the `timeout`, `nice` and `nohup` wrappers are stripped; the
 //! handler runs when any subcommand matches. A command hookmux cannot split (an unclosed quote)
-//! fails open: the handler runs. File rules use gitignore-style globs.
+//! fails open: the handler runs. The splitting is `hookmux_sdk::bash`, shared with handlers that
+//! guard Bash commands. File rules use gitignore-style globs.
 
 use globset::GlobBuilder;
 use hookmux_sdk::Event;
@@ -114,7 +115,7 @@ impl std::fmt::Display for Rule {
 
 /// `None` when the command cannot be split: the caller fails open.
 fn bash_matches(pattern: &str, command: &str) -> Option<bool> {
-    let subcommands = split_subcommands(command)?;
+    let subcommands = hookmux_sdk::bash::subcommands(command)?;
     Some(subcommands.iter().map(|sub| strip_prefixes(sub)).any(|sub| shell_pattern_matches(pattern, sub)))
 }
 
@@ -202,99 +203,6 @@ fn strip_prefixes(command: &str) -> &str {
             _ => return rest,
         }
     }
-}
-
-/// Splits a command line into simple commands, descending into `$( … )` and backticks. `None`
-/// when a quote or substitution is left open.
-pub fn split_subcommands(command: &str) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    split_into(command, &mut out)?;
-    out.retain(|c| !c.trim().is_empty());
-    Some(out.into_iter().map(|c| c.trim().to_string()).collect())
-}
-
-fn split_into(command: &str, out: &mut Vec<String>) -> Option<()> {
-    let chars: Vec<char> = command.chars().collect();
-    let mut current = String::new();
-    let (mut single, mut double) = (false, false);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if single {
-            current.push(c);
-            single = c != '\'';
-            i += 1;
-            continue;
-        }
-        match c {
-            '\\' => {
-                current.push(c);
-                if let Some(&next) = chars.get(i + 1) {
-                    current.push(next);
-                }
-                i += 2;
-                continue;
-            }
-            '\'' if !double => single = true,
-            '"' => double = !double,
-            '$' if chars.get(i + 1) == Some(&'(') => {
-                let close = matching_paren(&chars, i + 1)?;
-                let inner: String = chars[i + 2..close].iter().collect();
-                split_into(&inner, out)?;
-                current.extend(&chars[i..=close]);
-                i = close + 1;
-                continue;
-            }
-            '`' => {
-                let close = chars[i + 1..].iter().position(|&c| c == '`')? + i + 1;
-                let inner: String = chars[i + 1..close].iter().collect();
-                split_into(&inner, out)?;
-                current.extend(&chars[i..=close]);
-                i = close + 1;
-                continue;
-            }
-            ';' | '\n' | '|' | '&' if !double => {
-                let redirect =
-                    c == '&' && (matches!(current.chars().last(), Some('>' | '<')) || chars.get(i + 1) == Some(&'>'));
-                if !redirect {
-                    out.push(std::mem::take(&mut current));
-                    i += 1;
-                    continue;
-                }
-            }
-            _ => {}
-        }
-        current.push(c);
-        i += 1;
-    }
-    if single || double {
-        return None;
-    }
-    out.push(current);
-    Some(())
-}
-
-fn matching_paren(chars: &[char], open: usize) -> Option<usize> {
-    let mut depth = 0;
-    let (mut single, mut double) = (false, false);
-    let mut i = open;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' if !single => i += 1,
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            '(' if !single && !double => depth += 1,
-            ')' if !single && !double => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }
 
 /// gitignore-style path rules: `//abs` is absolute, `~/x` is under the home folder, `/x` and

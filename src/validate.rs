@@ -278,7 +278,10 @@ fn check_builtin(
 ) {
     let words: Vec<String> = match exec_args {
         Some(args) => std::iter::once(command.to_string()).chain(args.iter().cloned()).collect(),
-        None => command.split_whitespace().map(|w| w.trim_matches(['\'', '"']).to_string()).collect(),
+        // As dispatch reads it, so that a quoted option value with spaces is one word; a command
+        // with shell syntax runs in a shell, and is read word by word as a best guess.
+        None => crate::builtin::plain_words(command)
+            .unwrap_or_else(|| command.split_whitespace().map(|w| w.trim_matches(['\'', '"']).to_string()).collect()),
     };
     let [program, run, name, options @ ..] = words.as_slice() else { return };
     if !(program == "hookmux" || program.ends_with("/hookmux")) || run != "run" {
@@ -401,6 +404,22 @@ mod tests {
         assert_eq!(first_word("python3 x.py").as_deref(), Some("python3"));
         assert_eq!(first_word("FOO=1 cmd"), None);
         assert_eq!(first_word("(cd x; y)"), None);
+    }
+
+    #[test]
+    fn builtin_options_are_read_as_dispatch_reads_them() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::settings::Scope::Project,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "hookmux run protect-paths --deny 'a b/**' --allow \"c d\""},
+                {"type": "command", "command": "hookmux run protect-paths --deny"}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let messages: Vec<String> = validate(&sources, &cx).into_iter().map(|d| d.message).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("`--deny` needs a value"), "{messages:?}");
     }
 
     #[test]

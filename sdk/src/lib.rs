@@ -49,6 +49,7 @@
 
 mod answer;
 mod args;
+pub mod bash;
 mod context;
 mod event;
 mod handler;

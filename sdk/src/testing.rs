@@ -121,13 +121,14 @@ impl TestRun {
         self
     }
 
-    /// The handler's command-line arguments (what follows `hookmux run NAME`).
+    /// The handler's command-line arguments (what follows `hookmux run NAME`): an array, a
+    /// slice or a `Vec` of `&str` or `String`.
     pub fn args<I, S>(mut self, args: I) -> TestRun
     where
         I: IntoIterator<Item = S>,
-        S: Into<String>,
+        S: AsRef<str>,
     {
-        self.args.extend(args.into_iter().map(Into::into));
+        self.args.extend(args.into_iter().map(|arg| arg.as_ref().to_string()));
         self
     }
 
@@ -255,5 +256,38 @@ fn reroot(value: &mut Value, old: &str, new: &str) {
         Value::Array(items) => items.iter_mut().for_each(|v| reroot(v, old, new)),
         Value::Object(map) => map.values_mut().for_each(|v| reroot(v, old, new)),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{HandlerInfo, HookEvent, OptionKind, OptionSpec};
+
+    struct Say;
+    static INFO: HandlerInfo = HandlerInfo {
+        name: "say",
+        description: "",
+        events: &[HookEvent::UserPromptSubmit],
+        matcher: None,
+        options: &[OptionSpec { name: "say", kind: OptionKind::List, default: None, help: "" }],
+    };
+    impl Handler for Say {
+        fn info(&self) -> &'static HandlerInfo {
+            &INFO
+        }
+        fn handle(&self, cx: &Context) -> anyhow::Result<Answer> {
+            Ok(Answer::text(cx.args().values("say").join(",")))
+        }
+    }
+
+    #[test]
+    fn args_take_arrays_slices_and_owned_strings() {
+        // A helper that passes its `&[&str]` parameter on is the common case in handler tests.
+        let slice: &[&str] = &["--say", "a"];
+        assert_eq!(TestRun::new(&Say).args(slice).answer().output.as_deref(), Some("a"));
+        let owned = vec!["--say".to_string(), "b".to_string()];
+        let answer = TestRun::new(&Say).args(&owned).args(["--say", "c"]).args(owned).answer();
+        assert_eq!(answer.output.as_deref(), Some("b,c,b"));
     }
 }
