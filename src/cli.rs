@@ -37,6 +37,8 @@ enum Command {
     },
     // Built-in handlers with commands of their own add them here, flattened:
     // `#[command(flatten)] Name(hookmux_handlers::name::cli::Commands),`
+    #[command(flatten)]
+    Brewcode(hookmux_handlers::brewcode::cli::Commands),
 }
 
 /// Parses the command line and runs the command.
@@ -46,6 +48,7 @@ pub fn main() -> ExitCode {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
+        Command::Brewcode(commands) => commands.run(),
     };
     match result {
         Ok(code) => code,
