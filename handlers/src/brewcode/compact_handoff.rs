@@ -25,9 +25,10 @@ use super::config::Level;
 use super::hook::{Hook, Tag};
 use super::js::{self, date, errno, path, Js};
 use super::patterns::{capture, patterns};
-use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
-use serde_json::Value;
+use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
+use serde_json::{Map, Value};
 use std::fs;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -177,55 +178,72 @@ fn link_latest_plan(h: &Hook) -> Result<Option<String>, String> {
 }
 
 /// The update lines of the system message. Offline (the default), only a plugin root without a
-/// version yields one, as it does for brewcode without a network.
+/// version yields one, as it does for brewcode without a network. The log follows brewcode's
+/// order: its local version, then the Claude Code check, then the release lookup.
 fn version_lines(h: &Hook, plugin_root: &str) -> Js<Vec<String>> {
     let online = h.cx().args().flag("check-updates");
-    let mut lines = Vec::new();
-    if !plugin_root.is_empty() {
-        match brewcode_version(h, plugin_root, online)? {
-            None => lines.push(format!("check brewcode updates: {RELEASES_URL}")),
-            Some(Some((local, remote))) => lines.push(format!("UPDATE brewcode {local} → {remote}: {RELEASES_URL}")),
-            Some(None) => {}
+    let local = match plugin_root.is_empty() {
+        true => None,
+        false => Some(local_brewcode_version(h, plugin_root)),
+    };
+    match &local {
+        Some(None) => {
+            let message = format!("Cannot parse version from path: {plugin_root}");
+            h.log(Level::Debug, "[version]", &message, Tag::Session)?;
         }
+        Some(Some(version)) => h.log(Level::Debug, "[version]", &format!("Local brewcode: {version}"), Tag::Session)?,
+        None => {}
     }
-    if let Some((local, remote)) = claude_version(h, online)? {
+    // Online, the release lookup runs while Claude Code is asked for its version, as in brewcode.
+    let (env, cwd) = (h.cx().env(), h.cx().cwd());
+    let (release, claude) = std::thread::scope(|scope| {
+        let lookup =
+            (online && matches!(local, Some(Some(_)))).then(|| scope.spawn(|| fetch_json(env, cwd, RELEASES_API)));
+        let claude = claude_version(h, online);
+        (lookup.map(|thread| thread.join().ok().flatten()), claude)
+    });
+    let mut lines = Vec::new();
+    match local {
+        Some(None) => lines.push(format!("check brewcode updates: {RELEASES_URL}")),
+        Some(Some(local)) => {
+            if let Some((local, remote)) = brewcode_update(h, local, release)? {
+                lines.push(format!("UPDATE brewcode {local} → {remote}: {RELEASES_URL}"));
+            }
+        }
+        None => {}
+    }
+    if let Some((local, remote)) = claude? {
         lines.push(format!("UPDATE claude {local} → {remote}: claude update"));
     }
     Ok(lines)
 }
 
-/// `checkLatestVersion`: `None` when the local version is unknown, `Some(None)` when it is known
-/// but no newer release was found (or not asked for), `Some(Some((local, remote)))` for an update.
-fn brewcode_version(h: &Hook, plugin_root: &str, online: bool) -> Js<Option<Option<(String, String)>>> {
-    let Some(local) = local_brewcode_version(h, plugin_root) else {
-        let message = format!("Cannot parse version from path: {plugin_root}");
-        h.log(Level::Debug, "[version]", &message, Tag::Session)?;
+/// The rest of `checkLatestVersion`: an update when the release found is newer. `release` is
+/// `None` when nothing was asked (offline), `Some(None)` when the lookup failed.
+fn brewcode_update(
+    h: &Hook,
+    local: String,
+    release: Option<Option<Map<String, Value>>>,
+) -> Js<Option<(String, String)>> {
+    let Some(lookup) = release else {
+        h.log(Level::Debug, "[version]", "GitHub release check off (--check-updates turns it on)", Tag::Session)?;
         return Ok(None);
     };
-    h.log(Level::Debug, "[version]", &format!("Local brewcode: {local}"), Tag::Session)?;
-    if !online {
-        h.log(Level::Debug, "[version]", "GitHub release check off (--check-updates turns it on)", Tag::Session)?;
-        return Ok(Some(None));
-    }
-    let Some(release) = fetch_json(h, RELEASES_API) else {
+    let Some(release) = lookup else {
         h.log(Level::Debug, "[version]", "GitHub API fetch failed (timeout or error)", Tag::Session)?;
-        return Ok(Some(None));
+        return Ok(None);
     };
     let tag = js::or_none(release.get("tag_name")).map(|t| js::string_of(Some(t))).unwrap_or_default();
     let remote = tag.strip_prefix('v').unwrap_or(&tag).to_string();
     if remote.is_empty() {
         let shown = release.get("tag_name").map(js::stringify).unwrap_or_else(|| "undefined".into());
         h.log(Level::Debug, "[version]", &format!("GitHub tag_name missing: {shown}"), Tag::Session)?;
-        return Ok(Some(None));
+        return Ok(None);
     }
     let update = is_newer(&remote, &local);
-    h.log(
-        Level::Debug,
-        "[version]",
-        &format!("brewcode: local={local}, remote={remote}, update={update}"),
-        Tag::Session,
-    )?;
-    Ok(Some(update.then_some((local, remote))))
+    let message = format!("brewcode: local={local}, remote={remote}, update={update}");
+    h.log(Level::Debug, "[version]", &message, Tag::Session)?;
+    Ok(update.then_some((local, remote)))
 }
 
 /// The version in a plugin root's last folder (`…/brewcode/3.4.20`), else its plugin.json's.
@@ -250,7 +268,7 @@ fn claude_version(h: &Hook, online: bool) -> Js<Option<(String, String)>> {
         h.log(Level::Debug, "[version]", message, Tag::Session)?;
         return Ok(None);
     }
-    let output = match run_with_timeout(h, "claude", &["-v"], Duration::from_millis(500)) {
+    let output = match run_with_timeout(h.cx().env(), h.cx().cwd(), "claude", &["-v"], Duration::from_millis(500)) {
         Ok(output) => output,
         Err(error) => {
             h.log(Level::Debug, "[version]", &format!("claude -v failed: {error}"), Tag::Session)?;
@@ -263,8 +281,8 @@ fn claude_version(h: &Hook, online: bool) -> Js<Option<(String, String)>> {
         return Ok(None);
     };
     h.log(Level::Debug, "[version]", &format!("Claude Code local: {local}"), Tag::Session)?;
-    let remote =
-        fetch_json(h, NPM_LATEST).and_then(|data| js::or_none(data.get("version")).map(|v| js::string_of(Some(v))));
+    let remote = fetch_json(h.cx().env(), h.cx().cwd(), NPM_LATEST)
+        .and_then(|data| js::or_none(data.get("version")).map(|v| js::string_of(Some(v))));
     let Some(remote) = remote else {
         h.log(Level::Debug, "[version]", "npm fetch failed or no version in response", Tag::Session)?;
         return Ok(None);
@@ -325,19 +343,20 @@ fn find_program(name: &str, search_path: &str) -> bool {
 }
 
 /// Runs a program with the hook's environment; its stdout, or why it failed (Node's words).
-fn run_with_timeout(h: &Hook, program: &str, args: &[&str], limit: Duration) -> Result<String, String> {
+fn run_with_timeout(env: &Env, cwd: &Path, program: &str, args: &[&str], limit: Duration) -> Result<String, String> {
     use wait_timeout::ChildExt;
     let mut child = Command::new(program)
         .args(args)
         .env_clear()
-        .envs(h.cx().env().iter())
-        .current_dir(h.cx().cwd())
+        .envs(env.iter())
+        .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|err| format!("spawnSync {program} {}", errno::code(&err)))?;
-    // The answers are a few bytes: they fit the pipe, so waiting before reading cannot block.
+    // The answers are a few kilobytes at most: they fit the pipe, so waiting before reading
+    // cannot block.
     match child.wait_timeout(limit) {
         Ok(Some(status)) => {
             let mut out = String::new();
@@ -359,8 +378,9 @@ fn run_with_timeout(h: &Hook, program: &str, args: &[&str], limit: Duration) -> 
 }
 
 /// `fetch(url)` with a one-second budget, through `curl`: the JSON body of a successful answer.
-fn fetch_json(h: &Hook, url: &str) -> Option<serde_json::Map<String, Value>> {
-    let body = run_with_timeout(h, "curl", &["-sf", "--max-time", "1", url], Duration::from_millis(1500)).ok()?;
+fn fetch_json(env: &Env, cwd: &Path, url: &str) -> Option<Map<String, Value>> {
+    let limit = Duration::from_millis(1500);
+    let body = run_with_timeout(env, cwd, "curl", &["-sf", "--max-time", "1", url], limit).ok()?;
     serde_json::from_str::<Value>(&body).ok()?.as_object().cloned()
 }
 
