@@ -106,22 +106,38 @@ impl Default for Processes {
     }
 }
 
+/// The command lines that mention grepai, arguments joined by spaces as `pgrep -f` sees them.
+/// One open and read per process, with one buffer: this is the whole cost of the fallback.
 fn read_proc_cmdlines() -> Option<Vec<String>> {
     let entries = std::fs::read_dir("/proc").ok()?;
     let own = std::process::id().to_string();
     let mut lines = Vec::new();
+    let mut buffer = Vec::with_capacity(4096);
+    let mut path = String::with_capacity(32);
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         if name == own || !name.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        let Ok(raw) = std::fs::read(entry.path().join("cmdline")) else { continue };
-        let joined: Vec<u8> =
-            raw.strip_suffix(b"\0").unwrap_or(&raw).iter().map(|&b| if b == 0 { b' ' } else { b }).collect();
+        path.clear();
+        path.push_str("/proc/");
+        path.push_str(name);
+        path.push_str("/cmdline");
+        buffer.clear();
+        let Ok(mut file) = std::fs::File::open(&path) else { continue };
+        if file.read_to_end(&mut buffer).is_err() || !contains(&buffer, b"grepai") {
+            continue;
+        }
+        let raw = buffer.strip_suffix(b"\0").unwrap_or(&buffer);
+        let joined: Vec<u8> = raw.iter().map(|&b| if b == 0 { b' ' } else { b }).collect();
         lines.push(String::from_utf8_lossy(&joined).into_owned());
     }
     Some(lines)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|window| window == needle)
 }
 
 /// `pgrep -f needle`, for systems without `/proc`, with brewcode's one-second limit.

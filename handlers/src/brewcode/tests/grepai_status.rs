@@ -1,11 +1,12 @@
+//! Tests that start a grepai process live in tests/brewcode_processes.rs: the process table is
+//! shared by every test running at the same time.
+
 use super::support::*;
 use crate::brewcode::GrepaiStatus;
 use hookmux_sdk::Answer;
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::os::unix::fs::PermissionsExt;
-use std::time::Duration;
 
 const REMINDER: &str = "grepai: USE grepai_search FIRST for code exploration";
 
@@ -101,40 +102,6 @@ fn a_dead_pid_is_not_running() {
     let answer = status(&project, &nobody());
     assert_eq!(message(&answer), "grepai: ollama: stopped, mcp-serve: stopped, watch: stopped | index: 0.1MB");
     assert!(project.log().contains(&"DEBUG [7b6b5f32] [grepai] watch: stopped".to_string()));
-}
-
-#[test]
-fn the_watcher_is_started_when_only_it_is_missing() {
-    let project = Project::new()
-        .sized(".grepai/index.gob", 150_000)
-        .file(".grepai/mcp-serve.pid", &std::process::id().to_string());
-    // A `grepai` on PATH that records how it was called.
-    let marker = project.path("started.txt");
-    let script = project.path("../bin/grepai");
-    std::fs::write(&script, format!("#!/bin/sh\necho \"$PWD $*\" > '{}'\n", marker.display())).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-
-    let answer = status(&project, &ollama());
-    assert_eq!(message(&answer), "grepai: watch: starting | index: 0.1MB");
-    assert_eq!(answer.additional_context.as_deref(), Some(REMINDER));
-    assert!(project.path(".grepai/logs").is_dir());
-    let logs = project.path(".grepai/logs").display().to_string();
-    for _ in 0..200 {
-        if marker.exists() && std::fs::read_to_string(&marker).is_ok_and(|s| s.ends_with('\n')) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let called = std::fs::read_to_string(&marker).expect("grepai was started");
-    assert_eq!(called, format!("{} watch --background --log-dir {logs}\n", project.dir().display()));
-    assert_eq!(
-        project.log()[1..],
-        [
-            "INFO  [7b6b5f32] [grepai] Auto-starting watch",
-            "INFO  [7b6b5f32] [grepai] Watch spawn initiated",
-            "INFO  [7b6b5f32] [grepai] Status: watch: starting | index: 0.1MB",
-        ]
-    );
 }
 
 #[test]

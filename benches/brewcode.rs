@@ -1,0 +1,150 @@
+//! The brewcode handlers in-process, as `hookmux dispatch` runs them: one call from the parsed
+//! event to the encoded answer, on the conformance fixtures (a real project on disk).
+//!
+//! `benches/brewcode.sh` measures the same handlers as whole processes against Node.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use hookmux::builtin::{self, Invocation};
+use hookmux_sdk::{Env, Event, Registry};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The handler, the scenario it runs on, and the files a call changes (restored before each call).
+const CASES: &[(&str, &str, &[&str])] = &[
+    ("compact-handoff", "ss-compact-bound-v2", &[]),
+    ("grepai-status", "gs-index-missing", &[]),
+    ("grepai-status", "gs-running", &[]),
+    ("knowledge-inject", "pt-developer-bound", &[]),
+    ("grepai-reminder", "gr-first-reminder", &[".grepai/.reminder-ts"]),
+    ("task-bind", "po-worker-done", &[]),
+    ("knowledge-compact", "pc-at-threshold", &[".claude"]),
+    ("stop-guard", "st-incomplete-v2-block", &[]),
+];
+
+/// A scenario made real: `project/` and `home/` copied with their placeholders filled in.
+struct Fixture {
+    root: tempfile::TempDir,
+    event: String,
+}
+
+impl Fixture {
+    fn new(scenario: &str) -> Fixture {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/brewcode/bench").join(scenario);
+        let root = tempfile::Builder::new().prefix("hookmux-bench-").tempdir().expect("temp dir");
+        let fixture = Fixture { root, event: String::new() };
+        for area in ["project", "home", "tmp"] {
+            std::fs::create_dir_all(fixture.root.path().join(area)).unwrap();
+            copy_tree(&source.join(area), &fixture.root.path().join(area), &|text| fixture.fill(text));
+        }
+        if matches!(scenario, "gr-first-reminder" | "gs-running") {
+            let index = fixture.project().join(".grepai/index.gob");
+            std::fs::File::create(index).unwrap().set_len(150_000).unwrap();
+        }
+        if scenario == "gs-running" {
+            // The parts answer through their pid files, as `grepai watch --background` leaves them.
+            for pid_file in ["watch.pid", "mcp-serve.pid"] {
+                std::fs::write(fixture.project().join(".grepai").join(pid_file), std::process::id().to_string())
+                    .unwrap();
+            }
+        }
+        let event = fixture.fill(&std::fs::read_to_string(source.join("event.json")).expect("event.json"));
+        Fixture { event, ..fixture }
+    }
+
+    fn project(&self) -> PathBuf {
+        self.root.path().join("project")
+    }
+
+    /// Replaces `{{PROJECT}}`, `{{HOME}}`, `{{TMP}}` and `{{NOW-Nh}}` as the conformance sandbox does.
+    fn fill(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (token, area) in [("{{PROJECT}}", "project"), ("{{HOME}}", "home"), ("{{TMP}}", "tmp")] {
+            out = out.replace(token, &self.root.path().join(area).to_string_lossy());
+        }
+        while let Some(start) = out.find("{{NOW") {
+            let end = start + out[start..].find("}}").expect("closed placeholder") + 2;
+            let hours: u64 = out[start + 6..end - 3].parse().unwrap_or(0);
+            let at = SystemTime::now() - Duration::from_secs(hours * 3600);
+            out.replace_range(start..end, &iso(at));
+        }
+        out
+    }
+
+    /// Puts back what a call changed.
+    fn restore(&self, scenario: &str, changed: &[&str]) {
+        let source =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/brewcode/bench").join(scenario).join("project");
+        for rel in changed {
+            let target = self.project().join(rel);
+            if target.is_dir() {
+                std::fs::remove_dir_all(&target).unwrap();
+            } else {
+                let _ = std::fs::remove_file(&target);
+            }
+            if source.join(rel).exists() {
+                copy_tree(&source.join(rel), &target, &|text| self.fill(text));
+            }
+        }
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path, fill: &dyn Fn(&str) -> String) {
+    let Ok(entries) = std::fs::read_dir(from) else { return };
+    std::fs::create_dir_all(to).unwrap();
+    for entry in entries.flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target, fill);
+        } else {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            std::fs::write(target, fill(&text)).unwrap();
+        }
+    }
+}
+
+fn iso(at: SystemTime) -> String {
+    let ms = at.duration_since(UNIX_EPOCH).unwrap().as_millis() as i64;
+    let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // Civil date from days since the epoch (Howard Hinnant).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000
+    )
+}
+
+fn benches(c: &mut Criterion) {
+    let registry = Registry::global().expect("no duplicate handlers");
+    let mut group = c.benchmark_group("brewcode in-process");
+    for (name, scenario, changed) in CASES {
+        let fixture = Fixture::new(scenario);
+        let handler = registry.get(name).expect("registered");
+        let env: Env = [("HOME", fixture.root.path().join("home")), ("PATH", fixture.root.path().join("tmp"))]
+            .into_iter()
+            .collect();
+        let invocation = Invocation::for_process(Event::parse(&fixture.event), env, fixture.project(), false);
+        let label = if *scenario == "gs-running" { format!("{name} (pid files)") } else { name.to_string() };
+        group.bench_function(label, |b| {
+            b.iter_batched(
+                || fixture.restore(scenario, changed),
+                |()| builtin::call(handler, &[], &invocation),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(brewcode_benches, benches);
+criterion_main!(brewcode_benches);
