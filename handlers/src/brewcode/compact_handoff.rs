@@ -24,7 +24,7 @@
 use super::config::Level;
 use super::hook::{Hook, Tag};
 use super::js::{self, date, errno, path, Js};
-use super::patterns::{capture, patterns};
+use super::patterns;
 use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
 use serde_json::{Map, Value};
 use std::fs;
@@ -248,7 +248,7 @@ fn brewcode_update(
 
 /// The version in a plugin root's last folder (`…/brewcode/3.4.20`), else its plugin.json's.
 fn local_brewcode_version(h: &Hook, plugin_root: &str) -> Option<String> {
-    if let Some(version) = capture(&patterns().plugin_version, plugin_root, 1) {
+    if let Some(version) = patterns::plugin_version(plugin_root) {
         return Some(version.to_string());
     }
     let manifest = path::join(&[plugin_root, ".claude-plugin", "plugin.json"]);

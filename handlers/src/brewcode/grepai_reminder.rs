@@ -16,7 +16,7 @@
 use super::config::Level;
 use super::hook::{Hook, Tag, GREPAI_REMINDER};
 use super::js::{self, date, errno, Js};
-use super::patterns::patterns;
+use super::patterns;
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
 use serde_json::Value;
 use std::fs;
@@ -56,7 +56,7 @@ register_handler!(GrepaiReminder);
 fn remind(h: &Hook) -> Js<Answer> {
     if h.cx().args().flag("bash-search") && h.field("tool_name").and_then(Value::as_str) == Some("Bash") {
         let command = js::prop(h.field("tool_input"), "command").and_then(Value::as_str).unwrap_or_default();
-        if patterns().bash_search.find(command).is_none() {
+        if !patterns::runs_search_tool(command) {
             return Ok(Answer::none());
         }
     }

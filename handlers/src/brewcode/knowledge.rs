@@ -17,7 +17,7 @@
 use super::config::Level;
 use super::hook::Hook;
 use super::js::{self, text, Js, JsError};
-use super::patterns::patterns;
+use super::patterns;
 use super::task;
 use serde_json::{Map, Value};
 
@@ -98,10 +98,30 @@ impl Entry {
     /// `JSON.stringify(entry)`.
     pub fn to_json(&self) -> String {
         match self {
-            Entry::Object(fields) => js::stringify(&Value::Object(fields.clone())),
-            Entry::Array { items, .. } => js::stringify(&Value::Array(items.clone())),
+            Entry::Object(fields) => serde_json::to_string(&OrderedMap(fields)).unwrap_or_default(),
+            Entry::Array { items, .. } => {
+                serde_json::to_string(&items.iter().map(js::Ordered).collect::<Vec<_>>()).unwrap_or_default()
+            }
             Entry::Falsy(value) => js::stringify(value),
         }
+    }
+}
+
+/// An entry's fields serialized in JavaScript's key order, without copying them.
+struct OrderedMap<'m>(&'m Map<String, Value>);
+
+impl serde::Serialize for OrderedMap<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        // Integer-like keys go first; that rare entry pays for a copy to be reordered.
+        if self.0.keys().any(|key| js::array_index(key).is_some()) {
+            return js::Ordered(&Value::Object(self.0.clone())).serialize(serializer);
+        }
+        let mut out = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            out.serialize_entry(key, &js::Ordered(value))?;
+        }
+        out.end()
     }
 }
 
@@ -224,16 +244,21 @@ pub fn threshold(max_entries: f64) -> f64 {
 pub fn dedupe_and_sort(mut entries: Vec<Entry>, max_entries: f64) -> Js<Vec<Entry>> {
     // Keyed by the first 100 characters of txt; the newest ts wins and keeps the first one's place.
     let mut order: Vec<Vec<u16>> = Vec::new();
-    let mut newest: std::collections::HashMap<Vec<u16>, (Entry, f64)> = std::collections::HashMap::new();
+    let mut newest: std::collections::HashMap<Vec<u16>, (Entry, f64)> =
+        std::collections::HashMap::with_capacity(entries.len());
     for mut entry in entries.drain(..) {
         let key = match js::or_none(entry.txt()) {
-            Some(txt) => text::key16(&js::string_of(Some(txt)), 100),
+            Some(Value::String(txt)) => text::key16(txt, 100),
+            Some(other) => text::key16(&js::string_of(Some(other)), 100),
             None => Vec::new(),
         };
-        if js::date::time_of(entry.get("ts")).is_none() {
-            entry.set_ts(Value::from(js::date::iso(0.0)))?;
-        }
-        let at = js::date::time_of(entry.get("ts")).unwrap_or(0.0);
+        let at = match js::date::time_of(entry.get("ts")) {
+            Some(at) => at,
+            None => {
+                entry.set_ts(Value::from(js::date::iso(0.0)))?;
+                0.0
+            }
+        };
         match newest.get_mut(&key) {
             Some(existing) => {
                 if at > existing.1 {
@@ -246,11 +271,12 @@ pub fn dedupe_and_sort(mut entries: Vec<Entry>, max_entries: f64) -> Js<Vec<Entr
             }
         }
     }
-    let mut kept: Vec<(Entry, f64)> = order.iter().filter_map(|key| newest.remove(key)).collect();
-    kept.sort_by(|(a, at), (b, bt)| a.priority().cmp(&b.priority()).then(bt.total_cmp(at)));
+    let mut kept: Vec<(u8, f64, Entry)> =
+        order.iter().filter_map(|key| newest.remove(key)).map(|(entry, at)| (entry.priority(), at, entry)).collect();
+    kept.sort_by(|(a, at, _), (b, bt, _)| a.cmp(b).then(bt.total_cmp(at)));
     let limit = if max_entries >= kept.len() as f64 { kept.len() } else { max_entries.max(0.0) as usize };
     kept.truncate(limit);
-    Ok(kept.into_iter().map(|(entry, _)| entry).collect())
+    Ok(kept.into_iter().map(|(_, _, entry)| entry).collect())
 }
 
 /// The file text for entries: one `JSON.stringify` per line, with a final newline.
@@ -286,14 +312,7 @@ impl Refusal {
 }
 
 /// The narration patterns, as brewcode writes them, for messages.
-pub const BLOCKLIST: [&str; 6] = [
-    "^(Working|Starting|Completed|Finished|Beginning)",
-    "^(Let me|I will|I am|I'll)",
-    "^(Looks? good|LGTM|Done|Fixed)",
-    "^Phase \\d+",
-    "^Task (completed|done|finished)",
-    "^(Now|Next|Then) (I|we|let)",
-];
+pub use patterns::BLOCKLIST;
 
 /// `validateEntry`: an object with a non-empty text, a kind, a text source if any, and a text
 /// that does not narrate.
@@ -308,7 +327,7 @@ pub fn validate(entry: &Value) -> Result<(), Refusal> {
     if fields.get("src").is_some_and(|src| !src.is_string()) {
         return Err(Refusal::SourceNotText);
     }
-    match patterns().blocklist.iter().position(|pattern| pattern.find(txt).is_some()) {
+    match patterns::blocklisted(txt) {
         Some(index) => Err(Refusal::Blocklisted(index, text::prefix16(txt, 30))),
         None => Ok(()),
     }

@@ -12,7 +12,7 @@
 use super::config::Level;
 use super::hook::{Hook, Tag};
 use super::js::{self, path, text, Js};
-use super::patterns::{capture, patterns};
+use super::patterns;
 use serde_json::Value;
 
 /// Statuses after which a task is over: no handoff, no blocking, the lock goes.
@@ -51,14 +51,14 @@ pub fn is_valid_task_path(value: Option<&Value>) -> bool {
 }
 
 fn is_task_path(s: &str) -> bool {
-    !s.contains("..") && patterns().task_path.find(s).is_some()
+    !s.contains("..") && patterns::is_task_path_shape(s)
 }
 
 /// `deriveCwd`: a path inside a task back to its project (everything before the first
 /// `/.claude/tasks/`).
 pub fn project_of(task_file: &str) -> String {
-    match patterns().tasks_suffix.find(task_file) {
-        Some(m) => format!("{}{}", &task_file[..m.start()], &task_file[m.end()..]),
+    match patterns::tasks_suffix_start(task_file) {
+        Some(start) => task_file[..start].to_string(),
         None => task_file.to_string(),
     }
 }
@@ -134,8 +134,8 @@ impl Hook<'_> {
 /// PLAN.md with its status set, as `updateTaskStatus` rewrites it.
 pub fn with_status(content: &str, status: &str) -> String {
     let line = format!("status: {status}");
-    if let Some(m) = patterns().status_line.find(content) {
-        return format!("{}{line}{}", &content[..m.start()], &content[m.end()..]);
+    if let Some((start, end)) = patterns::status_line_span(content) {
+        return format!("{}{line}{}", &content[..start], &content[end..]);
     }
     if content.starts_with("---") {
         // The closing `---` of the front matter; without one the text is left as it is.
@@ -150,54 +150,45 @@ pub fn with_status(content: &str, status: &str) -> String {
     format!("{line}\n\n{content}")
 }
 
+/// The status a PLAN.md header line gives, trimmed; `pending` when there is none.
+fn status_of(content: &str) -> String {
+    patterns::header_value(content, "status").map(text::trim).filter(|s| !s.is_empty()).unwrap_or("pending").to_string()
+}
+
 /// The v3 header fields.
 pub fn parse_v3(content: &str) -> Task {
-    let p = patterns();
-    let status = capture(&p.status_v3, content, 1).map(text::trim).filter(|s| !s.is_empty()).unwrap_or("pending");
-    let number = |regex| capture(regex, content, 1).and_then(|d| d.parse::<f64>().ok()).unwrap_or(0.0);
-    Task { status: status.to_string(), current_phase: number(&p.current_phase), total_phases: number(&p.total_phases) }
+    let number = |key| patterns::header_number(content, key).and_then(|d| d.parse::<f64>().ok()).unwrap_or(0.0);
+    Task { status: status_of(content), current_phase: number("current_phase"), total_phases: number("total_phases") }
 }
 
 /// The v2 status line and checkbox phases.
 pub fn parse_v2(content: &str) -> Task {
-    let p = patterns();
-    let status = capture(&p.status_v2, content, 1).map(text::trim).filter(|s| !s.is_empty()).unwrap_or("pending");
+    let headers = patterns::phase_headers(content);
     let mut current_phase = 1.0;
-    let mut headers = 0usize;
-    let mut open_phase_found = false;
-    for header in p.phase_header.find_iter(content) {
-        headers += 1;
-        if open_phase_found {
-            continue;
-        }
-        let number: f64 = header.group(1).and_then(|r| content[r].parse().ok()).unwrap_or(f64::NAN);
+    for &(start, digits) in &headers {
+        let number: f64 = digits.parse().unwrap_or(f64::NAN);
         if number.is_nan() {
             continue;
         }
-        let start = header.start();
         let end = match content[start..].find('\n') {
             None => content.len(),
             Some(offset) => {
                 let rest_start = start + offset + 1;
-                match p.next_phase_header.find(&content[rest_start..]) {
-                    Some(next) => rest_start + next.start(),
-                    None => content.len(),
-                }
+                patterns::next_phase_header(&content[rest_start..]).map_or(content.len(), |next| rest_start + next)
             }
         };
         let body = &content[start..end];
         let checked = body.matches("[x]").count() + body.matches("[X]").count();
         let unchecked = body.matches("[ ]").count();
-        let completed = p.status_completed.find(body).is_some();
-        if (checked > 0 && unchecked == 0) || completed {
+        if (checked > 0 && unchecked == 0) || patterns::says_completed(body) {
             current_phase = number + 1.0;
         } else {
             current_phase = number;
-            open_phase_found = true;
+            break;
         }
     }
-    let total_phases = if headers == 0 { 1.0 } else { headers as f64 };
-    Task { status: status.to_string(), current_phase, total_phases }
+    let total_phases = if headers.is_empty() { 1.0 } else { headers.len() as f64 };
+    Task { status: status_of(content), current_phase, total_phases }
 }
 
 /// The text between `<!-- TAG -->` and `<!-- /TAG -->`, without lines that are only an HTML
@@ -208,19 +199,18 @@ pub fn section(content: &str, tag: &str) -> String {
     let Some(start) = content.find(&start_tag) else { return String::new() };
     let Some(end) = content[start..].find(&end_tag).map(|offset| start + offset) else { return String::new() };
     let inner = content.get(start + start_tag.len()..end).unwrap_or_default();
-    let kept: Vec<&str> = inner.split('\n').filter(|line| patterns().comment_line.find(line).is_none()).collect();
+    let kept: Vec<&str> = inner.split('\n').filter(|line| !patterns::is_comment_line(line)).collect();
     text::trim(&kept.join("\n")).to_string()
 }
 
 /// The role an agent's name gives it, for role constraints: `TEST`, `REVIEW` or `DEV`.
 pub fn role_of(agent: &str) -> Option<&'static str> {
     let name = agent.to_lowercase();
-    let p = patterns();
-    if p.role_test.find(&name).is_some() {
+    if patterns::has_word(&name, patterns::TEST_WORDS) {
         Some("TEST")
-    } else if p.role_review.find(&name).is_some() {
+    } else if patterns::has_word(&name, patterns::REVIEW_WORDS) {
         Some("REVIEW")
-    } else if p.role_dev.find(&name).is_some() {
+    } else if patterns::has_word(&name, patterns::DEV_WORDS) {
         Some("DEV")
     } else {
         None

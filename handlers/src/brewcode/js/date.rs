@@ -113,9 +113,12 @@ pub fn parse(text: &str) -> Option<f64> {
                 if p.i == start {
                     return None;
                 }
-                let fraction = &text[start..p.i];
-                let padded = format!("{:0<3}", &fraction[..fraction.len().min(3)]);
-                frac = padded.parse().ok()?;
+                // Milliseconds: the first three digits, padded with zeros; the rest is dropped.
+                frac = p.s[start..p.i]
+                    .iter()
+                    .chain([b'0'; 3].iter())
+                    .take(3)
+                    .fold(0, |ms, d| ms * 10 + i64::from(d - b'0'));
             }
         }
         if h > 24 || m > 59 || s > 59 || (h == 24 && (m, s, frac) != (0, 0, 0)) {
@@ -170,7 +173,7 @@ impl Cursor<'_> {
             return None;
         }
         self.i = end;
-        std::str::from_utf8(chunk).ok()?.parse().ok()
+        Some(chunk.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
     }
 }
 

@@ -213,21 +213,54 @@ pub fn js_order(value: Value) -> Value {
 }
 
 /// A canonical array index ("0", "17", not "017", below 2^32 - 1).
-fn array_index(key: &str) -> Option<u32> {
+pub fn array_index(key: &str) -> Option<u32> {
     if key.is_empty() || (key.len() > 1 && key.starts_with('0')) || !key.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     key.parse::<u32>().ok().filter(|&index| index != u32::MAX)
 }
 
+/// A JSON value serialized in JavaScript's key order (see [`js_order`]), without copying it.
+pub struct Ordered<'v>(pub &'v Value);
+
+impl serde::Serialize for Ordered<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Object(map) => {
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                let mut indexed: Vec<(u32, &String)> =
+                    map.keys().filter_map(|k| array_index(k).map(|i| (i, k))).collect();
+                indexed.sort_by_key(|(index, _)| *index);
+                for (_, key) in &indexed {
+                    out.serialize_entry(key, &Ordered(&map[key.as_str()]))?;
+                }
+                for (key, value) in map.iter().filter(|(k, _)| indexed.is_empty() || array_index(k).is_none()) {
+                    out.serialize_entry(key, &Ordered(value))?;
+                }
+                out.end()
+            }
+            Value::Array(items) => {
+                let mut out = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    out.serialize_element(&Ordered(item))?;
+                }
+                out.end()
+            }
+            Value::Number(n) if n.is_f64() => number_value(n.as_f64().unwrap_or(f64::NAN)).serialize(serializer),
+            other => other.serialize(serializer),
+        }
+    }
+}
+
 /// `JSON.stringify(value)`.
 pub fn stringify(value: &Value) -> String {
-    serde_json::to_string(&js_order(value.clone())).unwrap_or_default()
+    serde_json::to_string(&Ordered(value)).unwrap_or_default()
 }
 
 /// `JSON.stringify(value, null, 2)`.
 pub fn stringify_pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(&js_order(value.clone())).unwrap_or_default()
+    serde_json::to_string_pretty(&Ordered(value)).unwrap_or_default()
 }
 
 #[cfg(test)]
