@@ -117,19 +117,22 @@ import json, sys
 rows = []
 for item in sys.argv[1:]:
     handler, path = item.split("=", 1)
-    times = {r["command"]: r["median"] * 1000 for r in json.load(open(path))["results"]}
-    rows.append((handler, times))
-brewcode = any("brewcode" in t for _, t in rows)
-head = "| handler | hookmux | `node -e 0` | node / hookmux |"
-line = "|---|---|---|---|"
+    results = {r["command"]: r for r in json.load(open(path))["results"]}
+    rows.append((handler, results))
+brewcode = any("brewcode" in r for _, r in rows)
+head = "| handler | hookmux median | hookmux CPU | `node -e 0` median | node / hookmux |"
+line = "|---|---|---|---|---|"
 if brewcode:
-    head += " brewcode hook | brewcode / hookmux |"
+    head += " brewcode hook median | brewcode / hookmux |"
     line += "---|---|"
 print(head)
 print(line)
-for handler, t in rows:
-    out = "| `%s` | %.2f ms | %.2f ms | %.0f× |" % (handler, t["hookmux"], t["node -e 0"], t["node -e 0"] / t["hookmux"])
+ms = lambda r: r["median"] * 1000
+for handler, r in rows:
+    hm, node = r["hookmux"], r["node -e 0"]
+    cpu = (hm["user"] + hm["system"]) * 1000
+    out = "| `%s` | %.2f ms | %.2f ms | %.1f ms | %.0f× |" % (handler, ms(hm), cpu, ms(node), ms(node) / ms(hm))
     if brewcode:
-        out += " %.2f ms | %.0f× |" % (t["brewcode"], t["brewcode"] / t["hookmux"])
+        out += " %.1f ms | %.0f× |" % (ms(r["brewcode"]), ms(r["brewcode"]) / ms(hm))
     print(out)
 PY

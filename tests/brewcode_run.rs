@@ -237,7 +237,7 @@ fn hookmux_handlers_lists_the_seven_with_their_options() {
         ("grepai-status", json!(["SessionStart"]), Value::Null),
         ("knowledge-inject", json!(["PreToolUse"]), json!("Task|Agent")),
         ("grepai-reminder", json!(["PreToolUse"]), json!("Glob|Grep")),
-        ("task-bind", json!(["PostToolUse", "UserPromptSubmit"]), json!("Task|Agent")),
+        ("task-bind", json!(["PostToolUse"]), json!("Task|Agent")),
         ("knowledge-compact", json!(["PreCompact"]), Value::Null),
         ("stop-guard", json!(["Stop"]), Value::Null),
     ] {

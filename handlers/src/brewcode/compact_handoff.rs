@@ -37,7 +37,7 @@ pub struct CompactHandoff;
 static INFO: HandlerInfo = HandlerInfo {
     name: "compact-handoff",
     description:
-        "brewcode session start: log the session, link a fresh plan on /clear, hand a task off after compaction",
+        "brewcode's session start: log the session, link a fresh plan on /clear, hand the task off after compaction",
     events: &[HookEvent::SessionStart],
     matcher: None,
     options: &[OptionSpec {

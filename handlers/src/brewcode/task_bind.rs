@@ -36,7 +36,8 @@ pub struct TaskBind;
 static INFO: HandlerInfo = HandlerInfo {
     name: "task-bind",
     description: "brewcode's post-task: bind the session to the task lock, then the 2-step protocol after worker agents",
-    events: &[HookEvent::PostToolUse, HookEvent::UserPromptSubmit],
+    // UserPromptSubmit is handled too, but only with --defer-async: the default snippet leaves it out.
+    events: &[HookEvent::PostToolUse],
     matcher: Some("Task|Agent"),
     options: &[
         OptionSpec {
@@ -49,7 +50,7 @@ static INFO: HandlerInfo = HandlerInfo {
             name: "defer-async",
             kind: OptionKind::Flag,
             default: None,
-            help: "hold the protocol of a background agent until its completion notice (UserPromptSubmit); implies --tool-response",
+            help: "hold a background agent's protocol until its completion notice; wire on UserPromptSubmit too; implies --tool-response",
         },
     ],
 };

@@ -194,3 +194,31 @@ fn a_dry_run_answers_and_writes_nothing() {
     assert_eq!(out.answer.system_message.as_deref(), Some("brewcode: compact handoff, phase 2/3"));
     assert_eq!(project.snapshot(), before);
 }
+
+#[test]
+fn a_lock_naming_a_missing_task_goes_on_with_the_read_error_logged() {
+    let lock = json!({
+        "task_path": ".claude/tasks/20990101-000000_gone_task/PLAN.md",
+        "started_at": hours_ago(1), "session_id": SESSION, "bound_at": hours_ago(1)
+    });
+    let project = Project::with_task(Some(lock.to_string()));
+    let before = project.snapshot();
+    assert_eq!(compact(&project), go_on());
+    let log = project.log();
+    let missing = project.path(".claude/tasks/20990101-000000_gone_task/PLAN.md");
+    assert_eq!(
+        log[0],
+        format!(
+            "ERROR [parseTask] Failed to read {}: ENOENT: no such file or directory, open '{}'",
+            missing.display(),
+            missing.display()
+        )
+    );
+    assert_eq!(log[1], "WARN  [7b6b5f32] [pre-compact] Failed to parse task file");
+    let after: Vec<_> = project
+        .snapshot()
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with(project.path(".claude/tasks/logs")))
+        .collect();
+    assert_eq!(after, before, "nothing but the log is written");
+}
