@@ -9,16 +9,32 @@ use hookmux_sdk::{Env, Event, Registry};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// The handler, the scenario it runs on, and the files a call changes (restored before each call).
-const CASES: &[(&str, &str, &[&str])] = &[
-    ("compact-handoff", "ss-compact-bound-v2", &[]),
-    ("grepai-status", "gs-index-missing", &[]),
-    ("grepai-status", "gs-running", &[]),
-    ("knowledge-inject", "pt-developer-bound", &[]),
-    ("grepai-reminder", "gr-first-reminder", &[".grepai/.reminder-ts"]),
-    ("task-bind", "po-worker-done", &[]),
-    ("knowledge-compact", "pc-at-threshold", &[".claude"]),
-    ("stop-guard", "st-incomplete-v2-block", &[]),
+/// What a call changes that the next call must find as before.
+enum Restore {
+    Nothing,
+    /// The reminder's stamp, made an hour old so that the next call reminds again (as a real
+    /// call an hour later would: the file exists and is rewritten).
+    Age(&'static str),
+    /// Files a call rewrites, copied back from the fixture.
+    Copy(&'static [&'static str]),
+}
+
+/// The handler, the scenario it runs on, and what to put back before each call (not timed). The
+/// project otherwise stays as calls leave it: its folders and log exist, as in a real project.
+const CASES: &[(&str, &str, Restore)] = &[
+    ("compact-handoff", "ss-compact-bound-v2", Restore::Nothing),
+    ("grepai-status", "gs-index-missing", Restore::Nothing),
+    ("grepai-status", "gs-running", Restore::Nothing),
+    ("knowledge-inject", "pt-developer-bound", Restore::Nothing),
+    ("grepai-reminder", "gr-first-reminder", Restore::Age(".grepai/.reminder-ts")),
+    ("task-bind", "po-worker-done", Restore::Nothing),
+    ("knowledge-compact", "pc-below-threshold", Restore::Nothing),
+    (
+        "knowledge-compact",
+        "pc-at-threshold",
+        Restore::Copy(&[".claude/tasks/20260201-120000_auth_refactor_task", ".claude/tasks/cfg"]),
+    ),
+    ("stop-guard", "st-incomplete-v2-block", Restore::Nothing),
 ];
 
 /// A scenario made real: `project/` and `home/` copied with their placeholders filled in.
@@ -71,18 +87,24 @@ impl Fixture {
     }
 
     /// Puts back what a call changed.
-    fn restore(&self, scenario: &str, changed: &[&str]) {
-        let source =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/brewcode/bench").join(scenario).join("project");
-        for rel in changed {
-            let target = self.project().join(rel);
-            if target.is_dir() {
-                std::fs::remove_dir_all(&target).unwrap();
-            } else {
-                let _ = std::fs::remove_file(&target);
+    fn restore(&self, scenario: &str, restore: &Restore) {
+        match restore {
+            Restore::Nothing => {}
+            Restore::Age(rel) => {
+                if let Ok(file) = std::fs::File::open(self.project().join(rel)) {
+                    let _ = file.set_modified(SystemTime::now() - Duration::from_secs(3600));
+                }
             }
-            if source.join(rel).exists() {
-                copy_tree(&source.join(rel), &target, &|text| self.fill(text));
+            Restore::Copy(paths) => {
+                let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("fixtures/brewcode/bench")
+                    .join(scenario)
+                    .join("project");
+                for rel in *paths {
+                    let target = self.project().join(rel);
+                    let _ = std::fs::remove_dir_all(&target);
+                    copy_tree(&source.join(rel), &target, &|text| self.fill(text));
+                }
             }
         }
     }
@@ -127,17 +149,22 @@ fn iso(at: SystemTime) -> String {
 fn benches(c: &mut Criterion) {
     let registry = Registry::global().expect("no duplicate handlers");
     let mut group = c.benchmark_group("brewcode in-process");
-    for (name, scenario, changed) in CASES {
+    for (name, scenario, restore) in CASES {
         let fixture = Fixture::new(scenario);
         let handler = registry.get(name).expect("registered");
         let env: Env = [("HOME", fixture.root.path().join("home")), ("PATH", fixture.root.path().join("tmp"))]
             .into_iter()
             .collect();
         let invocation = Invocation::for_process(Event::parse(&fixture.event), env, fixture.project(), false);
-        let label = if *scenario == "gs-running" { format!("{name} (pid files)") } else { name.to_string() };
+        let label = match *scenario {
+            "gs-running" => format!("{name} (pid files)"),
+            "pc-below-threshold" => format!("{name} (below the threshold)"),
+            "pc-at-threshold" => format!("{name} (compacting 80 entries)"),
+            _ => name.to_string(),
+        };
         group.bench_function(label, |b| {
             b.iter_batched(
-                || fixture.restore(scenario, changed),
+                || fixture.restore(scenario, restore),
                 |()| builtin::call(handler, &[], &invocation),
                 BatchSize::PerIteration,
             )

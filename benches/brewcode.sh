@@ -7,8 +7,10 @@
 #
 # BREWCODE_HOOKS_DIR is the folder holding session-start.mjs and lib/ (a checkout of
 # kochetkov-ma/claude-brewcode at v3.4.20, brewcode/hooks). Each handler runs on its fixture in
-# fixtures/brewcode/bench/, a fresh copy of the project before every run (hyperfine --prepare,
-# not timed). Runs without a shell in between (hyperfine -N, the event fed with --input), so it
+# fixtures/brewcode/bench/, in the steady state of a real project: its folders and log exist
+# after the warm-up; what a call changes and the next call must find as before (the reminder's
+# stamp, the task files a compaction rewrites) is put back before every run (hyperfine
+# --prepare, not timed). Runs without a shell in between (hyperfine -N, the event fed with --input), so it
 # needs hyperfine 1.16 or later, node and python3. Prints a Markdown table of medians and ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,15 +43,15 @@ bin="$PWD/target/release/hookmux"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# handler  fixture  brewcode hook
+# handler  fixture  brewcode hook  what to put back before each run (comma-separated; "-": nothing)
 cases=(
-  "compact-handoff ss-compact-bound-v2 session-start.mjs"
-  "grepai-status gs-index-missing grepai-session.mjs"
-  "knowledge-inject pt-developer-bound pre-task.mjs"
-  "grepai-reminder gr-first-reminder grepai-reminder.mjs"
-  "task-bind po-worker-done post-task.mjs"
-  "knowledge-compact pc-at-threshold pre-compact.mjs"
-  "stop-guard st-incomplete-v2-block stop.mjs"
+  "compact-handoff ss-compact-bound-v2 session-start.mjs -"
+  "grepai-status gs-index-missing grepai-session.mjs -"
+  "knowledge-inject pt-developer-bound pre-task.mjs -"
+  "grepai-reminder gr-first-reminder grepai-reminder.mjs .grepai/.reminder-ts"
+  "task-bind po-worker-done post-task.mjs -"
+  "knowledge-compact pc-at-threshold pre-compact.mjs .claude/tasks/20260201-120000_auth_refactor_task,.claude/tasks/cfg"
+  "stop-guard st-incomplete-v2-block stop.mjs -"
 )
 
 # Copies a fixture with its placeholders filled in ({{PROJECT}}, {{HOME}}, {{NOW-2h}}, ...), as
@@ -95,12 +97,21 @@ PY
 
 results=()
 for case in "${cases[@]}"; do
-  read -r handler fixture hook <<<"$case"
+  read -r handler fixture hook restore <<<"$case"
   dir="$work/$handler"
   mkdir -p "$dir"
   materialize "fixtures/brewcode/bench/$fixture" "$dir"
-  # hyperfine -N runs the prepare command without a shell too: a script resets the project.
-  printf '#!/bin/sh\nrm -rf "%s/project" && cp -a "%s/fixture/project" "%s/project"\n' "$dir" "$dir" "$dir" > "$dir/reset"
+  cp -a "$dir/fixture/project" "$dir/project"
+  # hyperfine -N runs the prepare command without a shell too: a script puts things back.
+  printf '#!/bin/sh\n' > "$dir/reset"
+  if [[ $restore != - ]]; then
+    IFS=, read -r -a paths <<<"$restore"
+    for rel in "${paths[@]}"; do
+      printf 'rm -rf "%s/project/%s" && cp -a "%s/fixture/project/%s" "%s/project/%s" 2>/dev/null\n' \
+        "$dir" "$rel" "$dir" "$rel" "$dir" "$rel" >> "$dir/reset"
+    done
+    printf 'exit 0\n' >> "$dir/reset"
+  fi
   chmod +x "$dir/reset"
   commands=(-n hookmux "$bin run $handler" -n "node -e 0" "$node_bin -e 0")
   if [[ -n $hooks ]]; then
