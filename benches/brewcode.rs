@@ -7,7 +7,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use hookmux::builtin::{self, Invocation};
 use hookmux_sdk::{Env, Event, Registry};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 /// What a call changes that the next call must find as before.
 enum Restore {
@@ -81,7 +81,7 @@ impl Fixture {
             let end = start + out[start..].find("}}").expect("closed placeholder") + 2;
             let hours: u64 = out[start + 6..end - 3].parse().unwrap_or(0);
             let at = SystemTime::now() - Duration::from_secs(hours * 3600);
-            out.replace_range(start..end, &iso(at));
+            out.replace_range(start..end, &hookmux_handlers::brewcode::to_iso_string(at));
         }
         out
     }
@@ -122,28 +122,6 @@ fn copy_tree(from: &Path, to: &Path, fill: &dyn Fn(&str) -> String) {
             std::fs::write(target, fill(&text)).unwrap();
         }
     }
-}
-
-fn iso(at: SystemTime) -> String {
-    let ms = at.duration_since(UNIX_EPOCH).unwrap().as_millis() as i64;
-    let (days, rest) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
-    // Civil date from days since the epoch (Howard Hinnant).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000
-    )
 }
 
 fn benches(c: &mut Criterion) {

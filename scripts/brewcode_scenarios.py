@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """More brewcode v3.4.20 conformance scenarios: edge cases beyond the shared set.
 
-    brewcode_scenarios.py generate [--shared DIR] [--out DIR]   # (re)write the scenario inputs
+    brewcode_scenarios.py generate [--shared DIR] [--out DIR]   # (re)write the inputs; record after
     brewcode_scenarios.py record BREWCODE_HOOKS [--shared DIR] [--out DIR] [NAME...]
     brewcode_scenarios.py compare HOOKMUX_BIN [--shared DIR] [--out DIR] [NAME...] [-v]
 

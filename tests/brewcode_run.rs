@@ -62,27 +62,8 @@ impl Project {
 }
 
 fn iso_hours_ago(hours: u64) -> String {
-    let ms = (std::time::SystemTime::now() - std::time::Duration::from_secs(hours * 3600))
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as i64;
-    let days = ms / 86_400_000;
-    let rest = ms % 86_400_000;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let (d, m) = (doy - (153 * mp + 2) / 5 + 1, if mp < 10 { mp + 3 } else { mp - 9 });
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000
-    )
+    let at = std::time::SystemTime::now() - std::time::Duration::from_secs(hours * 3600);
+    hookmux_handlers::brewcode::to_iso_string(at)
 }
 
 fn keys(value: &Value) -> Vec<&str> {

@@ -48,5 +48,11 @@ pub use knowledge_inject::KnowledgeInject;
 pub use stop_guard::StopGuard;
 pub use task_bind::TaskBind;
 
+/// A time as JavaScript's `toISOString()` writes it (`2026-02-01T12:00:00.000Z`): the format of
+/// every time brewcode stores, for tests and tools that build brewcode files.
+pub fn to_iso_string(time: std::time::SystemTime) -> String {
+    js::date::iso_now(time)
+}
+
 #[cfg(test)]
 mod tests;
