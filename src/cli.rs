@@ -109,6 +109,8 @@ enum Command {
     // `#[command(flatten)] Name(hookmux_handlers::name::cli::Commands),`
     #[command(flatten)]
     Wakeup(hookmux_handlers::wakeup::cli::Commands),
+    #[command(flatten)]
+    Brewcode(hookmux_handlers::brewcode::cli::Commands),
 }
 
 /// Parses the command line and runs the command.
@@ -125,6 +127,7 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: InstallHost::Claude { scope, dry_run } } => uninstall_claude(scope, dry_run),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
+        Command::Brewcode(commands) => commands.run(),
     };
     match result {
         Ok(code) => code,

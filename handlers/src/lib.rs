@@ -4,6 +4,7 @@
 //! The hookmux library names this crate (`use hookmux_handlers as _;`) so that the linker keeps
 //! it, and with it every registration, in any binary built on hookmux.
 
+pub mod brewcode;
 mod paths;
 mod protect_paths;
 pub mod wakeup;

@@ -1,0 +1,321 @@
+//! One brewcode hook call: the event as brewcode reads it, the project folder, the log, the
+//! settings, and the file operations, with brewcode's error handling around them.
+//!
+//! Every brewcode hook has the same frame: read stdin, take `session_id` and `cwd` (falling back
+//! to the process's folder), do its work, and on any exception log `Error: <message>` and answer
+//! as if it had nothing to say (`{}`, or `{continue: true}` before a compaction). [`Hook::answer`]
+//! is that frame. Inside it, helpers return [`Js`] results so that a failure that would have
+//! thrown in brewcode ends the call the same way.
+
+use super::config::{self, Config, Level};
+use super::js::{self, errno, path, Js, JsError};
+use hookmux_sdk::{Answer, Context};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// brewcode's log, relative to the project.
+pub const LOG_FILE: &str = ".claude/tasks/logs/brewcode.log";
+
+/// The context string brewcode's grepai reminders carry.
+pub const GREPAI_REMINDER: &str = "grepai: USE grepai_search FIRST for code exploration";
+
+/// Which session a log line is tagged with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tag {
+    /// The event's `session_id` (`[7b6b5f32] `).
+    Session,
+    /// No tag: brewcode's helpers log without one.
+    None,
+}
+
+/// The settings cache: brewcode keeps the last folder's settings, and after a settings file made
+/// its loader throw, every folder not cached gets the defaults.
+#[derive(Default)]
+struct ConfigSlot {
+    cached: Option<(String, Rc<Config>)>,
+    poisoned: bool,
+}
+
+/// One call of a brewcode hook.
+pub struct Hook<'a> {
+    cx: &'a Context,
+    input: &'a Map<String, Value>,
+    cwd: String,
+    config: RefCell<ConfigSlot>,
+}
+
+/// What stdin held, as brewcode's `readStdin()` sees it.
+enum Stdin {
+    /// A JSON object, or JSON that is not an object (its fields all read as undefined).
+    Usable,
+    /// The JSON literal `null`: reading `session_id` from it throws.
+    Null,
+    /// Not JSON: `readStdin()` throws.
+    Invalid(String),
+}
+
+impl<'a> Hook<'a> {
+    /// Runs `body` in brewcode's frame. `prefix` and `word` make the error line (`[stop]`,
+    /// `Error`); `fallback` is the answer after an error. Fails only where brewcode's process
+    /// would itself crash: when logging the error throws again.
+    pub fn answer(
+        cx: &'a Context,
+        prefix: &str,
+        word: &str,
+        fallback: Answer,
+        body: impl FnOnce(&Hook<'a>) -> Js<Answer>,
+    ) -> anyhow::Result<Answer> {
+        let event = cx.event();
+        let process_cwd = cx.cwd().to_string_lossy().into_owned();
+        let early = match stdin_state(event) {
+            Stdin::Usable => None,
+            Stdin::Null => Some(JsError::new("Cannot read properties of null (reading 'session_id')")),
+            Stdin::Invalid(error) => Some(JsError(error)),
+        };
+        let input = event.fields();
+        let cwd = match input.get("cwd") {
+            Some(Value::String(cwd)) if early.is_none() && !cwd.is_empty() => cwd.clone(),
+            Some(other) if early.is_none() && js::truthy(Some(other)) => {
+                // brewcode passes the value to `path.join`, which throws before anything is read
+                // or written, and the log line about it cannot be written either.
+                cx.note(format!(
+                    "{prefix} {word}: The \"path\" argument must be of type string. Received type {} ({})",
+                    js::type_name(other),
+                    js::string_of(Some(other))
+                ));
+                return Ok(fallback);
+            }
+            _ => process_cwd,
+        };
+        let hook = Hook { cx, input, cwd, config: RefCell::default() };
+        let (result, tag) = match early {
+            Some(error) => (Err(error), Tag::None),
+            None => (body(&hook), Tag::Session),
+        };
+        match result {
+            Ok(answer) => Ok(answer),
+            Err(error) => match hook.log(Level::Error, prefix, &format!("{word}: {error}"), tag) {
+                Ok(()) => Ok(fallback),
+                Err(again) => Err(anyhow::anyhow!("{again} (while reporting: {error})")),
+            },
+        }
+    }
+
+    pub fn cx(&self) -> &'a Context {
+        self.cx
+    }
+
+    /// An event field (`input.x`).
+    pub fn field(&self, key: &str) -> Option<&'a Value> {
+        self.input.get(key)
+    }
+
+    /// `input.session_id`.
+    pub fn session(&self) -> Option<&'a Value> {
+        self.input.get("session_id")
+    }
+
+    /// `session_id?.slice(0, 8) || 'unknown'`, which throws for a session id that is neither a
+    /// string nor missing.
+    pub fn session_short(&self) -> Js<String> {
+        match self.session() {
+            None | Some(Value::Null) => Ok("unknown".to_string()),
+            Some(Value::String(s)) if s.is_empty() => Ok("unknown".to_string()),
+            Some(Value::String(s)) => Ok(js::text::short_id(s)),
+            Some(_) => Err(JsError::new("session_id?.slice is not a function")),
+        }
+    }
+
+    /// The project folder as brewcode names it: the event's `cwd`, else the process's.
+    pub fn cwd(&self) -> &str {
+        &self.cwd
+    }
+
+    /// `path.join(cwd, ...parts)`.
+    pub fn join(&self, parts: &[&str]) -> String {
+        let mut all = vec![self.cwd.as_str()];
+        all.extend_from_slice(parts);
+        path::join(&all)
+    }
+
+    pub fn now_ms(&self) -> f64 {
+        js::date::epoch_ms(self.cx.now())
+    }
+
+    pub fn now_iso(&self) -> String {
+        js::date::iso_now(self.cx.now())
+    }
+
+    pub fn dry(&self) -> bool {
+        self.cx.dry()
+    }
+
+    // --- files -------------------------------------------------------------------------------
+
+    /// Where a path brewcode built resolves: relative paths against the hook's folder, as the
+    /// process brewcode would have run in.
+    pub fn fs_path(&self, p: &str) -> PathBuf {
+        let p = PathBuf::from(p);
+        if p.is_absolute() {
+            p
+        } else {
+            self.cx.cwd().join(p)
+        }
+    }
+
+    /// `existsSync(p)`: anything, symlinks followed.
+    pub fn exists(&self, p: &str) -> bool {
+        fs::metadata(self.fs_path(p)).is_ok()
+    }
+
+    /// `readFileSync(p, 'utf8')`, with Node's error message.
+    pub fn read_text(&self, p: &str) -> Result<String, String> {
+        let bytes = fs::read(self.fs_path(p)).map_err(|err| {
+            // Node opens first and reads second; only the open failure names the path.
+            let syscall = if err.raw_os_error() == Some(libc::EISDIR) { "read" } else { "open" };
+            let shown = (syscall == "open").then_some(p);
+            errno::message(&err, syscall, shown, None)
+        })?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// `writeFileSync(tmp, text); renameSync(tmp, p)`: brewcode's atomic rewrite.
+    pub fn write_atomic(&self, p: &str, text: &str) -> Result<(), String> {
+        let tmp = format!("{p}.tmp");
+        fs::write(self.fs_path(&tmp), text).map_err(|err| errno::message(&err, "open", Some(&tmp), None))?;
+        fs::rename(self.fs_path(&tmp), self.fs_path(p))
+            .map_err(|err| errno::message(&err, "rename", Some(&tmp), Some(p)))
+    }
+
+    /// `appendFileSync(p, text)`: one `write` on an `O_APPEND` descriptor, so a line added while
+    /// another process appends is neither torn nor lost.
+    pub fn append(&self, p: &str, text: &str) -> Result<(), String> {
+        let mut file = fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(self.fs_path(p))
+            .map_err(|err| errno::message(&err, "open", Some(p), None))?;
+        file.write_all(text.as_bytes()).map_err(|err| errno::message(&err, "write", None, None))
+    }
+
+    /// `unlinkSync(p)`.
+    pub fn unlink(&self, p: &str) -> Result<(), String> {
+        fs::remove_file(self.fs_path(p)).map_err(|err| errno::message(&err, "unlink", Some(p), None))
+    }
+
+    /// `mkdirSync(p, {recursive: true})`.
+    pub fn mkdir_all(&self, p: &str) -> Result<(), String> {
+        let target = self.fs_path(p);
+        match fs::create_dir_all(&target) {
+            // A file in the way: Node reports EEXIST for the path itself.
+            Err(_) if target.exists() && !target.is_dir() => {
+                Err(errno::message(&std::io::Error::from_raw_os_error(libc::EEXIST), "mkdir", Some(p), None))
+            }
+            other => other.map_err(|err| errno::message(&err, "mkdir", Some(p), None)),
+        }
+    }
+
+    // --- settings and log --------------------------------------------------------------------
+
+    /// `loadConfig(cwd)`: the settings for a project folder, cached for the last folder asked.
+    pub fn config_for(&self, cwd: &str) -> Js<Rc<Config>> {
+        {
+            let slot = self.config.borrow();
+            if let Some((cached_cwd, config)) = &slot.cached {
+                if cached_cwd == cwd {
+                    return Ok(config.clone());
+                }
+            }
+            if slot.poisoned {
+                return Ok(Rc::new(Config::default()));
+            }
+        }
+        let file = path::join(&[cwd, config::CONFIG_FILE]);
+        let user = match self.exists(&file) {
+            false => Value::Object(Map::new()),
+            true => match self.read_text(&file).and_then(|text| serde_json::from_str(&text).map_err(|e| e.to_string()))
+            {
+                Ok(value) => value,
+                Err(error) => {
+                    self.cx.note(format!("[config] Failed to parse {file}: {error}"));
+                    Value::Object(Map::new())
+                }
+            },
+        };
+        let (config, fallbacks) = match config::merge(&user) {
+            Ok(merged) => merged,
+            Err(error) => {
+                self.config.borrow_mut().poisoned = true;
+                return Err(error);
+            }
+        };
+        let config = Rc::new(config);
+        self.config.borrow_mut().cached = Some((cwd.to_string(), config.clone()));
+        for fallback in fallbacks {
+            self.log_in(cwd, Level::Warn, "[config]", &fallback.0, None)?;
+        }
+        Ok(config)
+    }
+
+    /// The settings of this hook's project.
+    pub fn config(&self) -> Js<Rc<Config>> {
+        self.config_for(&self.cwd)
+    }
+
+    /// `log(level, prefix, message, cwd, sessionId?)` in this hook's project.
+    pub fn log(&self, level: Level, prefix: &str, message: &str, tag: Tag) -> Js<()> {
+        let session = match tag {
+            Tag::Session => self.session(),
+            Tag::None => None,
+        };
+        self.log_in(&self.cwd, level, prefix, message, session)
+    }
+
+    /// `log(...)` for another project folder (brewcode derives one from a KNOWLEDGE.jsonl path).
+    pub fn log_in(&self, cwd: &str, level: Level, prefix: &str, message: &str, session: Option<&Value>) -> Js<()> {
+        if !self.config_for(cwd)?.logs(level) {
+            return Ok(());
+        }
+        self.cx.note(format!("{prefix} {message}"));
+        if self.dry() {
+            return Ok(());
+        }
+        let tag = match session {
+            Some(Value::String(sid)) if !sid.is_empty() => format!("[{}] ", js::text::short_id(sid)),
+            _ => String::new(),
+        };
+        let line = format!("{} {} {tag}{prefix} {message}\n", self.now_iso(), level.tag());
+        let log_path = path::join(&[cwd, LOG_FILE]);
+        let log_dir = path::dirname(&log_path);
+        // brewcode ignores every failure to write its log: a hook never fails for its log.
+        if !self.exists(&log_dir) {
+            let _ = fs::create_dir_all(self.fs_path(&log_dir));
+        }
+        let _ = self.append(&log_path, &line);
+        Ok(())
+    }
+}
+
+/// Classifies the raw event as brewcode's `JSON.parse` would.
+fn stdin_state(event: &hookmux_sdk::Event) -> Stdin {
+    if event.parse_error().is_none() {
+        return Stdin::Usable;
+    }
+    let raw = event.raw();
+    match serde_json::from_str::<Value>(raw) {
+        Ok(Value::Null) => Stdin::Null,
+        Ok(_) => Stdin::Usable,
+        Err(error) => {
+            let reason = if raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r')).is_empty() {
+                "Unexpected end of JSON input".to_string()
+            } else {
+                error.to_string()
+            };
+            Stdin::Invalid(format!("Invalid stdin JSON: {reason}. Input: {}", js::text::prefix16(raw, 100)))
+        }
+    }
+}
