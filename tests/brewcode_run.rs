@@ -270,7 +270,7 @@ fn settings_example_wires_brewcodes_hooks_in_seconds() {
         }
     }
     let brewcode: Vec<_> =
-        wired.into_iter().filter(|(_, _, name, _)| !matches!(*name, "protect-paths" | "wakeup")).collect();
+        wired.into_iter().filter(|(_, _, name, _)| !matches!(name.as_str(), "protect-paths" | "wakeup")).collect();
     let expected = [
         ("SessionStart", "", "compact-handoff", Some(3.0)),
         ("SessionStart", "", "grepai-status", Some(5.0)),
