@@ -6,3 +6,4 @@
 
 mod paths;
 mod protect_paths;
+pub mod transcript;
