@@ -32,7 +32,13 @@ enum Command {
         /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
         #[arg(long = "settings", value_name = "PATH")]
         settings: Vec<std::path::PathBuf>,
+        /// The host that sends the event and reads the answer.
+        #[arg(long, value_enum, default_value_t = crate::host::Host::Claude)]
+        host: crate::host::Host,
     },
+    /// Route a host's hook events through `hookmux dispatch`.
+    #[command(subcommand)]
+    Install(Install),
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
         /// Print JSON instead of a table.
@@ -51,7 +57,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
-        Command::Dispatch { settings } => Ok(dispatch(settings)),
+        Command::Dispatch { settings, host } => Ok(dispatch(settings, host)),
+        Command::Install(Install::Codex(args)) => crate::host::codex_install::run(&args),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
     };
     match result {
@@ -104,14 +111,20 @@ fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
     ExitCode::from(output.exit_code.unwrap_or(1).clamp(0, 255) as u8)
 }
 
+#[derive(Subcommand, Debug)]
+enum Install {
+    /// Run your Claude Code hooks under Codex: write hooks.json entries for every Codex event.
+    Codex(crate::host::codex_install::Args),
+}
+
 /// `hookmux dispatch`: exit 0 unless an event blocks by exit code only.
-fn dispatch(settings: Vec<std::path::PathBuf>) -> ExitCode {
+fn dispatch(settings: Vec<std::path::PathBuf>, host: crate::host::Host) -> ExitCode {
     let world = crate::dispatch::World {
         env: Env::from_process(),
         cwd: std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/")),
     };
     let stdin = read_stdin();
-    let encoded = crate::dispatch::dispatch(&stdin, &world, &crate::dispatch::DispatchOptions { settings });
+    let encoded = crate::dispatch::dispatch_for(host, &stdin, &world, &crate::dispatch::DispatchOptions { settings });
     let _ = std::io::stdout().write_all(encoded.stdout.as_bytes());
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(encoded.stderr.as_bytes());
