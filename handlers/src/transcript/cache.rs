@@ -37,6 +37,7 @@ impl ToolInputCache {
         let dir = path.parent().unwrap_or(&self.dir).to_path_buf();
         fs::create_dir_all(&dir).map_err(|err| with_path(err, &dir))?;
         expire(&dir, now);
+        self.expire_sessions(now);
         let record = json!({"stored_at": seconds(now), "tool_input": input});
         let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(|err| with_path(err, &dir))?;
         temp.write_all(record.to_string().as_bytes()).map_err(|err| with_path(err, temp.path()))?;
@@ -56,6 +57,23 @@ impl ToolInputCache {
             return None;
         }
         record.get("tool_input").cloned()
+    }
+}
+
+impl ToolInputCache {
+    /// Removes the folders of sessions whose last entry has expired: calls that never got their
+    /// PostToolUse leave them behind.
+    fn expire_sessions(&self, now: SystemTime) {
+        let Ok(entries) = fs::read_dir(&self.dir) else { return };
+        for entry in entries.filter_map(Result::ok) {
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|modified| now.duration_since(modified).is_ok_and(|age| age > TOOL_INPUT_TTL));
+            if stale {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
     }
 }
 

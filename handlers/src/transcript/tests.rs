@@ -205,3 +205,16 @@ fn a_corrupt_cache_entry_reads_as_missing() {
     std::fs::write(dir.path().join("s/c.json"), "{not json").unwrap();
     assert_eq!(cache.take("s", "c", now()), None);
 }
+
+#[test]
+fn sessions_left_behind_are_cleared() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = ToolInputCache::at(dir.path());
+    let real_now = SystemTime::now();
+    cache.put("gone", "c", &json!({}), real_now).unwrap();
+    let stale = real_now - TOOL_INPUT_TTL - Duration::from_secs(60);
+    std::fs::File::open(dir.path().join("gone")).unwrap().set_modified(stale).unwrap();
+    cache.put("live", "c", &json!({}), real_now).unwrap();
+    assert!(!dir.path().join("gone").exists());
+    assert!(dir.path().join("live/c.json").exists());
+}
