@@ -158,7 +158,12 @@ export const HookmuxPlugin = async (ctx) => {
     return settled;
   }
 
-  /** The SessionStart (or SubagentStart) context of a session, asked for once. @param {string} id @param {string} [source] */
+  /**
+   * The SessionStart (or SubagentStart) context of a session, asked for once: `startup` when
+   * OpenCode creates the session, `compact` after compaction, and `resume` for a session this
+   * plugin first meets when the model is about to be asked.
+   * @param {string} id @param {string} [source]
+   */
   function sessionStart(id, source) {
     const state = session(id);
     if (!state.start || source) {
@@ -166,7 +171,7 @@ export const HookmuxPlugin = async (ctx) => {
         hook: "session.created",
         input: { sessionID: id, info: { id, parentID: state.parentID } },
         parentID: state.parentID,
-        source: source ?? "startup",
+        source: source ?? "resume",
       }).then((answer) => {
         notify(answer.systemMessage);
         return answer.context;
@@ -282,7 +287,7 @@ export const HookmuxPlugin = async (ctx) => {
       switch (event.type) {
         case "session.created":
           session(id).parentID = props.info?.parentID ?? null;
-          track(sessionStart(id));
+          track(sessionStart(id, "startup"));
           break;
         case "session.error":
           session(id).ended = true;

@@ -423,3 +423,22 @@ test("session-event-handler 3 and retry 1: the parent lookup is kept, and retrie
   assert.equal(retried.calls.get, 2);
   assert.deepEqual(retried.ran(), ["st", "st"], "a failed lookup still runs Stop");
 });
+
+test("a session first met when the model is asked is a resumed one", async () => {
+  const p = await project({ SessionStart: [{ matcher: "resume", hooks: [cmd("echo 'RESUMED'")] }] });
+  const output = { system: [] };
+  await p.plugin["experimental.chat.system.transform"]({ sessionID: p.session }, output);
+  assert.deepEqual(output.system, ["RESUMED"]);
+});
+
+test("tool.execute.after: a shell command that exits non-zero runs PostToolUseFailure hooks, as in Claude Code", async () => {
+  const context = { hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "FAIL-CTX" } };
+  const p = await project({
+    PostToolUseFailure: [{ matcher: "Bash", hooks: [cmd(`${ran("f")}; ${json(context)}`)] }],
+    PostToolUse: [{ matcher: "Bash", hooks: [cmd(ran("p"))] }],
+  });
+  const output = { title: "exit 3", output: "(no output)", metadata: { exit: 3 } };
+  await p.plugin["tool.execute.after"]({ tool: "bash", sessionID: p.session, callID: "c", args: { command: "exit 3" } }, output);
+  assert.equal(output.output, "(no output)\n\nPostToolUseFailure:Bash hook additional context: FAIL-CTX");
+  assert.deepEqual(p.ran(), ["f"]);
+});

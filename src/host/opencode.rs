@@ -9,7 +9,7 @@
 //! | OpenCode hook | Claude event |
 //! |---|---|
 //! | `tool.execute.before` | PreToolUse |
-//! | `tool.execute.after` | PostToolUse |
+//! | `tool.execute.after` | PostToolUse (PostToolUseFailure for a shell command that exits non-zero) |
 //! | `chat.message` | UserPromptSubmit |
 //! | `command.execute.before` | UserPromptExpansion |
 //! | `session.created` | SessionStart (SubagentStart for a child session) |
@@ -296,14 +296,22 @@ pub fn decode(plugin: &PluginEvent, world: &World) -> Result<Event, String> {
             }
             fields.insert("tool_name".into(), claude_tool(&tool, &plugin.mcp_servers).into());
             fields.insert("tool_input".into(), claude_input);
-            if !before {
-                fields.insert("tool_response".into(), tool_response(&tool, &plugin.output));
+            let failure = if before { None } else { shell_failure(&tool, &plugin.output) };
+            match (&failure, before) {
+                (_, true) => {}
+                (None, false) => {
+                    fields.insert("tool_response".into(), tool_response(&tool, &plugin.output));
+                }
+                (Some(error), false) => {
+                    fields.insert("error".into(), error.clone().into());
+                    fields.insert("is_interrupt".into(), false.into());
+                }
             }
             fields.insert("tool_use_id".into(), call.into());
-            if before {
-                HookEvent::PreToolUse
-            } else {
-                HookEvent::PostToolUse
+            match (before, failure) {
+                (true, _) => HookEvent::PreToolUse,
+                (false, None) => HookEvent::PostToolUse,
+                (false, Some(_)) => HookEvent::PostToolUseFailure,
             }
         }
         "chat.message" => {
@@ -405,6 +413,19 @@ fn prompt_text(output: &Value) -> String {
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// OpenCode reports a shell command that exits non-zero as a completed call; Claude Code reports
+/// it as a failure (`Exit code 3`, then the output) and runs PostToolUseFailure, not PostToolUse.
+fn shell_failure(tool: &str, output: &Value) -> Option<String> {
+    let code = output.pointer("/metadata/exit").and_then(Value::as_i64).filter(|code| *code != 0);
+    let (true, Some(code)) = (tool == "bash", code) else { return None };
+    let text = output.get("output").and_then(Value::as_str).unwrap_or_default().trim_end();
+    Some(if text.is_empty() || text == "(no output)" {
+        format!("Exit code {code}")
+    } else {
+        format!("Exit code {code}\n{text}")
+    })
 }
 
 /// A tool's result in Claude's shape where Claude's is known (Bash), else OpenCode's.
@@ -547,7 +568,7 @@ pub fn encode(verdict: &HostVerdict, plugin: &PluginEvent) -> PluginAnswer {
             }
             answer.stop = stop_reason;
         }
-        HookEvent::PostToolUse => {
+        HookEvent::PostToolUse | HookEvent::PostToolUseFailure => {
             let mut appended: Vec<String> = combined.blocks.iter().map(|b| labelled("blocking error", b)).collect();
             if !context.is_empty() {
                 appended.push(labelled("additional context", &context));

@@ -322,3 +322,31 @@ fn pre_compact_answers_with_the_hooks_output() {
     assert_eq!(out.compaction_context, ["focus on tests", "keep the API notes"]);
     assert!(out.system_message.unwrap().contains("cannot"));
 }
+
+#[test]
+fn a_failing_shell_command_is_post_tool_use_failure() {
+    let state = tempfile::tempdir().unwrap();
+    let after = |exit: Value, output: &str| {
+        decode(
+            &plugin(json!({"hook": "tool.execute.after", "input": {"tool": "bash", "sessionID": "s", "callID": "c", "args": {"command": "exit 3"}},
+                "output": {"title": "exit 3", "output": output, "metadata": {"exit": exit}}})),
+            &world(state.path()),
+        )
+        .unwrap()
+    };
+    let failed = after(json!(3), "(no output)");
+    assert_eq!(failed.name(), Some("PostToolUseFailure"));
+    assert_eq!(failed.str("error"), Some("Exit code 3"));
+    assert_eq!(failed.get("is_interrupt"), Some(&json!(false)));
+    assert_eq!(failed.tool_response(), None);
+    assert_eq!(after(json!(1), "boom\n").str("error"), Some("Exit code 1\nboom"));
+    assert_eq!(after(json!(0), "ok").name(), Some("PostToolUse"));
+    assert_eq!(after(Value::Null, "killed").name(), Some("PostToolUse"));
+    let context = Combined { context: vec![ContextPiece::Additional("FAIL-CTX".into())], ..Combined::default() };
+    let out = answer(
+        HookEvent::PostToolUseFailure,
+        context,
+        json!({"hook": "tool.execute.after", "input": {"tool": "bash"}}),
+    );
+    assert_eq!(out.append_output.as_deref(), Some("PostToolUseFailure:Bash hook additional context: FAIL-CTX"));
+}
