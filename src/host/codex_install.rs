@@ -123,10 +123,10 @@ pub struct Plan {
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let paths = Paths::discover()?;
     let plan = plan(&paths, args.scope, args.trust)?;
-    print!("{}", report(&plan, &paths, args));
     if !args.dry_run {
         apply(&plan, &paths)?;
     }
+    print!("{}", report(&plan, &paths, args));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -197,7 +197,7 @@ pub fn apply(plan: &Plan, paths: &Paths) -> anyhow::Result<()> {
 /// What the command prints.
 pub fn report(plan: &Plan, paths: &Paths, args: &Args) -> String {
     let mut out = String::new();
-    let verb = if args.dry_run { "would" } else { "will" };
+    let recorded = if args.dry_run { "would record" } else { "recorded" };
     match &plan.hooks_json {
         Some(text) if args.dry_run => {
             out.push_str(&format!("hookmux would write {}:\n{text}", plan.hooks_file.display()));
@@ -213,7 +213,7 @@ pub fn report(plan: &Plan, paths: &Paths, args: &Args) -> String {
     if args.trust {
         match &plan.config_toml {
             Some(_) => out.push_str(&format!(
-                "{}: {verb} record the {} entries as trusted (hooks.state trusted_hash), as Codex's /hooks does.\n",
+                "{}: {recorded} the {} entries as trusted (hooks.state trusted_hash), as Codex's /hooks does.\n",
                 paths.config_file().display(),
                 plan.trust.len()
             )),
