@@ -442,3 +442,27 @@ test("tool.execute.after: a shell command that exits non-zero runs PostToolUseFa
   assert.equal(output.output, "(no output)\n\nPostToolUseFailure:Bash hook additional context: FAIL-CTX");
   assert.deepEqual(p.ran(), ["f"]);
 });
+
+test("session.compacted: PostCompact, then SessionStart again with source compact", async () => {
+  const p = await project({
+    PostCompact: [{ hooks: [cmd(ran("post"))] }],
+    SessionStart: [
+      { matcher: "startup", hooks: [cmd("echo 'FRESH'")] },
+      { matcher: "compact", hooks: [cmd(`${ran("again")}; echo 'AFTER-COMPACT'`)] },
+    ],
+  });
+  await p.plugin.event({ event: { id: "c1", type: "session.created", properties: { sessionID: p.session, info: { id: p.session } } } });
+  await p.plugin.event({ event: { id: "c2", type: "session.compacted", properties: { sessionID: p.session } } });
+  await settle(p);
+  const output = { system: [] };
+  await p.plugin["experimental.chat.system.transform"]({ sessionID: p.session }, output);
+  assert.deepEqual(output.system, ["AFTER-COMPACT"]);
+  assert.deepEqual(p.ran(), ["again", "post"]);
+});
+
+test("session.deleted: SessionEnd, with reason other", async () => {
+  const p = await project({ SessionEnd: [{ hooks: [cmd(`grep -o '"reason":"[a-z]*"' > "$DUMP/end"`)] }] });
+  await p.plugin.event({ event: { id: "d1", type: "session.deleted", properties: { sessionID: p.session, info: { id: p.session } } } });
+  await settle(p);
+  assert.equal(p.read("end").trim(), '"reason":"other"');
+});
