@@ -46,6 +46,21 @@ enum InstallHost {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Codex: write hooks.json entries that run your Claude Code hooks for every Codex event.
+    Codex(crate::host::codex_install::Args),
+}
+
+#[derive(Subcommand, Debug)]
+enum UninstallHost {
+    /// Claude Code: put the hooks back into the settings file.
+    Claude {
+        /// Which settings file.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: crate::install::Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -66,6 +81,9 @@ enum Command {
         /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
         #[arg(long = "settings", value_name = "PATH")]
         settings: Vec<std::path::PathBuf>,
+        /// The host that sends the event and reads the answer.
+        #[arg(long, value_enum, default_value_t = crate::host::Host::Claude)]
+        host: crate::host::Host,
     },
     /// Show what hook events would do under the current settings, without a session.
     DryRun {
@@ -92,10 +110,10 @@ enum Command {
         #[command(subcommand)]
         host: InstallHost,
     },
-    /// Put the hooks `install` moved back where they were.
+    /// Put the hooks `install claude` moved back where they were.
     Uninstall {
         #[command(subcommand)]
-        host: InstallHost,
+        host: UninstallHost,
     },
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
@@ -119,12 +137,13 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
-        Command::Dispatch { settings } => Ok(dispatch(settings)),
+        Command::Dispatch { settings, host } => Ok(dispatch(settings, host)),
         Command::DryRun { settings, exec, json, fixtures } => dry_run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => hooks_list(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => hooks_validate(settings),
         Command::Install { host: InstallHost::Claude { scope, dry_run } } => install_claude(scope, dry_run),
-        Command::Uninstall { host: InstallHost::Claude { scope, dry_run } } => uninstall_claude(scope, dry_run),
+        Command::Install { host: InstallHost::Codex(args) } => crate::host::codex_install::run(&args),
+        Command::Uninstall { host: UninstallHost::Claude { scope, dry_run } } => uninstall_claude(scope, dry_run),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),
@@ -190,13 +209,13 @@ fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
 }
 
 /// `hookmux dispatch`: exit 0 unless an event blocks by exit code only.
-fn dispatch(settings: Vec<std::path::PathBuf>) -> ExitCode {
+fn dispatch(settings: Vec<std::path::PathBuf>, host: crate::host::Host) -> ExitCode {
     let world = crate::dispatch::World {
         env: Env::from_process(),
         cwd: std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/")),
     };
     let stdin = read_stdin();
-    let encoded = crate::dispatch::dispatch(&stdin, &world, &crate::dispatch::DispatchOptions { settings });
+    let encoded = crate::dispatch::dispatch_for(host, &stdin, &world, &crate::dispatch::DispatchOptions { settings });
     let _ = std::io::stdout().write_all(encoded.stdout.as_bytes());
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(encoded.stderr.as_bytes());

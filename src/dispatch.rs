@@ -7,13 +7,13 @@
 
 use crate::combine::{self, Combined, Labelled};
 use crate::host::claude::{self, Encoded};
+use crate::host::Host;
 use crate::http::HttpPolicy;
 use crate::outcome::{self, Outcome};
 use crate::plan::{self, Plan, PlanOptions};
 use crate::run::{self, Ran, RunContext, DISPATCH_MARKER};
-use crate::settings::HookKind;
 use crate::sources::{self, Discovery, Sources};
-use hookmux_sdk::{Env, Event};
+use hookmux_sdk::{Env, Event, HookEvent};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -67,15 +67,7 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
     let discovery = Discovery::new(&world.env, &event, options.settings.clone());
     let sources = Sources::load(&discovery);
     let project_root = sources::project_root(&world.env, &event).unwrap_or_else(|| world.cwd.clone());
-    let plan_options = PlanOptions {
-        project_root: project_root.clone(),
-        home: world.env.path("HOME"),
-        session_end_budget: world
-            .env
-            .get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
-            .and_then(|ms| ms.trim().parse::<u64>().ok())
-            .map(Duration::from_millis),
-    };
+    let plan_options = plan_options(world, project_root.clone());
     let plan = plan::plan(&event, &sources, &plan_options);
     run_and_answer(&event, &sources, &plan, world, project_root, false).encoded
 }
@@ -89,47 +81,67 @@ pub fn run_and_answer(
     project_root: PathBuf,
     dry: bool,
 ) -> Dispatched {
-    let mut own_notices: Vec<String> = Vec::new();
-    // A dry run writes nothing, the once-per-session markers included: it always reports.
-    let first_report = |env: &Env, session: Option<&str>, text: &str| dry || first_report(env, session, text);
-    for diagnostic in sources.diagnostics() {
-        let text = format!("hookmux: {diagnostic}");
-        if first_report(&world.env, event.session_id(), &text) {
-            own_notices.push(text);
-        }
-    }
     let Some(kind) = plan.event else {
         let problem = plan.problem.clone().unwrap_or_default();
         let encoded = Encoded { stderr: format!("hookmux dispatch: {problem}\n"), ..Encoded::default() };
         return Dispatched { encoded, runs: Vec::new() };
     };
+    let mut run = Collected { dry, notices: source_notices(sources, world, event, dry), ..Collected::default() };
+    run.collect(event, sources, plan, world, project_root);
 
-    let mut runs: Vec<HandlerRun> = Vec::new();
-    let mut detached = Vec::new();
-    if !plan.handlers.is_empty() {
+    let labelled = run.labelled();
+    let mut combined: Combined = combine::combine(kind, &plan.hook_name(), &labelled);
+    combined.notices.splice(0..0, run.notices.clone());
+
+    let mut encoded = claude::encode_combined(&combined, kind);
+    encoded.stderr = notices_then(&combined.notices, &encoded.stderr);
+    wait_for_detached(std::mem::take(&mut run.detached));
+    Dispatched { encoded, runs: run.runs }
+}
+
+/// What the handlers of one or more plans gave, in plan order, before they are combined.
+#[derive(Default)]
+struct Collected {
+    /// Built-ins write no state, and notices are not marked as told (a dry run writes nothing).
+    dry: bool,
+    labels: Vec<String>,
+    runs: Vec<HandlerRun>,
+    /// dispatch's own problems (settings, handlers it could not run), reported once per session.
+    notices: Vec<String>,
+    detached: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Collected {
+    /// Runs one plan's handlers and appends their outcomes.
+    fn collect(&mut self, event: &Event, sources: &Sources, plan: &Plan<'_>, world: &World, project_root: PathBuf) {
+        let Some(kind) = plan.event else { return };
+        if plan.handlers.is_empty() {
+            return;
+        }
         let cwd = crate::builtin::hook_cwd(event, Some(&project_root), &world.cwd);
-        let cx = RunContext::new(Arc::new(event.clone()), &world.env, project_root, cwd, http_policy(sources), dry);
+        let cx =
+            RunContext::new(Arc::new(event.clone()), &world.env, project_root, cwd, http_policy(sources), self.dry);
         let (results, writers) = run::run_plan(plan, &Arc::new(cx));
-        detached = writers;
+        self.detached.extend(writers);
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
-            if let Ran::Finished(raw) = &ran {
-                for (stream, dropped) in [("stdout", raw.stdout_dropped), ("stderr", raw.stderr_dropped)] {
-                    if dropped > 0 {
-                        own_notices.push(format!(
-                            "hookmux: [{label}] wrote {dropped} bytes of {stream} past the {} MiB kept; they were dropped",
-                            crate::process::CAPTURE_CAP >> 20
-                        ));
+            let run = match ran {
+                Ran::Finished(raw) => {
+                    for (stream, dropped) in [("stdout", raw.stdout_dropped), ("stderr", raw.stderr_dropped)] {
+                        if dropped > 0 {
+                            self.notices.push(format!(
+                                "hookmux: [{label}] wrote {dropped} bytes of {stream} past the {} MiB kept; they were dropped",
+                                crate::process::CAPTURE_CAP >> 20
+                            ));
+                        }
+                    }
+                    HandlerRun {
+                        exit_code: raw.exit_code,
+                        wall: raw.wall,
+                        outcome: Some(outcome::classify(&raw, kind, &label, planned.timeout)),
+                        note: None,
                     }
                 }
-            }
-            runs.push(match ran {
-                Ran::Finished(raw) => HandlerRun {
-                    exit_code: raw.exit_code,
-                    wall: raw.wall,
-                    outcome: Some(outcome::classify(&raw, kind, &label, planned.timeout)),
-                    note: None,
-                },
                 Ran::Detached => HandlerRun {
                     exit_code: None,
                     wall: Duration::ZERO,
@@ -138,8 +150,8 @@ pub fn run_and_answer(
                 },
                 Ran::Skipped(why) => {
                     let text = format!("hookmux: [{label}] ({}) was not run: {why}", planned.origin.describe());
-                    if first_report(&world.env, event.session_id(), &text) {
-                        own_notices.push(text);
+                    if self.dry || first_report(&world.env, event.session_id(), &text) {
+                        self.notices.push(text);
                     }
                     HandlerRun {
                         exit_code: None,
@@ -148,28 +160,124 @@ pub fn run_and_answer(
                         note: Some(format!("not run: {why}")),
                     }
                 }
-            });
+            };
+            self.labels.push(label);
+            self.runs.push(run);
         }
     }
 
-    let labels: Vec<String> = plan.handlers.iter().map(|h| h.origin.spec.kind.label()).collect();
-    let labelled: Vec<Labelled<'_>> = labels
-        .iter()
-        .zip(&runs)
-        .filter_map(|(label, run)| run.outcome.as_ref().map(|outcome| Labelled { label, outcome }))
-        .collect();
-    let mut combined: Combined = combine::combine(kind, &plan.hook_name(), &labelled);
-    combined.notices.splice(0..0, own_notices);
+    fn labelled(&self) -> Vec<Labelled<'_>> {
+        self.labels
+            .iter()
+            .zip(&self.runs)
+            .filter_map(|(label, run)| run.outcome.as_ref().map(|outcome| Labelled { label, outcome }))
+            .collect()
+    }
+}
 
-    let mut encoded = claude::encode_combined(&combined, kind);
-    let mut stderr: String = combined.notices.iter().map(|n| format!("{n}\n")).collect();
-    if !encoded.stderr.is_empty() {
-        stderr.push_str(&encoded.stderr);
+/// Problems with the settings files, each told once per session (every time in a dry run, which
+/// writes no markers).
+fn source_notices(sources: &Sources, world: &World, event: &Event, dry: bool) -> Vec<String> {
+    sources
+        .diagnostics()
+        .map(|diagnostic| format!("hookmux: {diagnostic}"))
+        .filter(|text| dry || first_report(&world.env, event.session_id(), text))
+        .collect()
+}
+
+/// The notices, one a line, then the encoder's own stderr.
+fn notices_then(notices: &[String], encoder_stderr: &str) -> String {
+    let mut stderr: String = notices.iter().map(|n| format!("{n}\n")).collect();
+    if !encoder_stderr.is_empty() {
+        stderr.push_str(encoder_stderr);
         stderr.push('\n');
     }
-    encoded.stderr = stderr;
-    wait_for_detached(detached);
-    Dispatched { encoded, runs }
+    stderr
+}
+
+/// The one verdict for a host event, in Claude Code's terms, for a host encoder to translate.
+pub struct HostVerdict {
+    /// The Claude event the host event was mapped to.
+    pub kind: HookEvent,
+    pub combined: Combined,
+    /// Plain stdout of every handler that answered with text, in configured order: hosts that
+    /// read it where Claude Code drops it from the model (PreCompact instructions) need it.
+    pub plain: Vec<String>,
+}
+
+/// Runs the Claude hooks for events a host adapter mapped from one host event, and folds every
+/// outcome into one verdict. One host event may stand for several Claude ones (a Codex patch that
+/// touches three files is three Claude edits); all are planned with the same settings, and their
+/// outcomes are combined as if they were one event's handlers, so that any deny wins.
+///
+/// `Err` carries what to print when there is nothing to run: a malformed event, an event that
+/// is not a hook event, or a dispatch started by a hook of a dispatch for the same session.
+pub fn run_for_host(events: &[Event], world: &World, options: &DispatchOptions) -> Result<HostVerdict, Encoded> {
+    let Some(first) = events.first() else { return Err(Encoded::default()) };
+    if let Some(marker) = world.env.get(DISPATCH_MARKER) {
+        if marker == first.session_id().unwrap_or("-") {
+            return Err(Encoded::default());
+        }
+    }
+    let discovery = Discovery::new(&world.env, first, options.settings.clone());
+    let sources = Sources::load(&discovery);
+    let project_root = sources::project_root(&world.env, first).unwrap_or_else(|| world.cwd.clone());
+    let plan_options = plan_options(world, project_root.clone());
+    let mut run = Collected { notices: source_notices(&sources, world, first, false), ..Collected::default() };
+    let mut kind = None;
+    let mut hook_name = String::new();
+    for event in events {
+        let plan = plan::plan(event, &sources, &plan_options);
+        let Some(this) = plan.event else {
+            let problem = plan.problem.clone().unwrap_or_default();
+            return Err(Encoded { stderr: format!("hookmux dispatch: {problem}\n"), ..Encoded::default() });
+        };
+        kind.get_or_insert(this);
+        if hook_name.is_empty() {
+            hook_name = plan.hook_name();
+        }
+        run.collect(event, &sources, &plan, world, project_root.clone());
+    }
+    let Some(kind) = kind else { return Err(Encoded::default()) };
+    let labelled = run.labelled();
+    let mut combined = combine::combine(kind, &hook_name, &labelled);
+    combined.notices.splice(0..0, run.notices.clone());
+    let plain = labelled
+        .iter()
+        .filter_map(|l| match l.outcome {
+            Outcome::Answered { plain: Some(text), .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    wait_for_detached(std::mem::take(&mut run.detached));
+    Ok(HostVerdict { kind, combined, plain })
+}
+
+/// Runs dispatch for `host`: Claude Code's own protocol, or a host adapter's.
+pub fn dispatch_for(host: Host, stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
+    match host {
+        Host::Claude => dispatch(stdin, world, options),
+        Host::Codex => crate::host::codex::dispatch(stdin, world, options),
+        Host::Opencode => crate::host::opencode::dispatch(stdin, world, options),
+    }
+}
+
+/// Adds dispatch's notices (and the encoder's own stderr) to a host's answer, as for Claude Code.
+pub fn with_notices(mut encoded: Encoded, notices: &[String]) -> Encoded {
+    encoded.stderr = notices_then(notices, &encoded.stderr);
+    encoded
+}
+
+fn plan_options(world: &World, project_root: PathBuf) -> PlanOptions {
+    PlanOptions {
+        project_root,
+        home: world.env.path("HOME"),
+        session_end_budget: world
+            .env
+            .get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+            .and_then(|ms| ms.trim().parse::<u64>().ok())
+            .map(Duration::from_millis),
+    }
 }
 
 fn http_policy(sources: &Sources) -> HttpPolicy {
@@ -224,11 +332,6 @@ fn first_report(env: &Env, session: Option<&str>, text: &str) -> bool {
         Ok(_) => true,
         Err(err) => err.kind() != std::io::ErrorKind::AlreadyExists,
     }
-}
-
-/// The command labels of a plan's handlers whose type dispatch cannot run: for `install`.
-pub fn is_dispatchable(kind: &HookKind) -> bool {
-    !matches!(kind, HookKind::Prompt { .. } | HookKind::Agent { .. } | HookKind::McpTool { .. })
 }
 
 /// For tests and tools: the project root dispatch would use.

@@ -7,4 +7,5 @@
 pub mod brewcode;
 mod paths;
 mod protect_paths;
+pub mod transcript;
 pub mod wakeup;

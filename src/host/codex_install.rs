@@ -1,0 +1,388 @@
+//! `hookmux install codex`: route Codex's hook events through `hookmux dispatch --host codex`,
+//! which runs the user's Claude Code hooks (their `settings.json` files, found as Claude Code
+//! finds them) under Codex.
+//!
+//! Codex runs a non-managed hook only once its definition is trusted: `config.toml` holds, per
+//! hook, `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"`,
+//! the SHA-256 of the hook's normalized definition (`event_name`, `matcher`, and the one handler
+//! with `timeout` filled in and `async` spelled out) as canonical JSON with sorted keys. That is
+//! what trusting a hook in Codex's `/hooks` writes, and what `--trust` writes here, for the
+//! entries this command adds and nothing else.
+
+use anyhow::{bail, Context as _};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+/// Codex's events that have a Claude Code counterpart, in Codex's order. (Codex's `Interrupt`
+/// has none.)
+pub const EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "SessionEnd",
+];
+
+/// Seconds Codex gives each entry: as long as Claude Code's longest default, since the hooks
+/// inside keep their own timeouts. Codex clamps SessionEnd to 3 s.
+const TIMEOUT: u64 = 600;
+const SESSION_END_TIMEOUT: u64 = 3;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scope {
+    /// `$CODEX_HOME/hooks.json` (`~/.codex/hooks.json`): every project.
+    #[default]
+    User,
+    /// `<project>/.codex/hooks.json`: this project (the nearest folder up with `.git`), which
+    /// Codex loads only when the project is trusted.
+    Project,
+}
+
+/// `hookmux install codex`'s options.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct Args {
+    /// Where the entries go.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// Also record the entries as trusted in Codex's config.toml, as Codex's /hooks would.
+    #[arg(long)]
+    pub trust: bool,
+    /// Show what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// Where things are: found from the environment by [`Paths::discover`], or given by tests.
+#[derive(Clone, Debug)]
+pub struct Paths {
+    pub codex_home: PathBuf,
+    pub project: PathBuf,
+    /// The command each entry runs.
+    pub command: String,
+}
+
+impl Paths {
+    /// `$CODEX_HOME` (else `~/.codex`), the project around the current folder, and this
+    /// executable's own path.
+    pub fn discover() -> anyhow::Result<Paths> {
+        let cwd = std::env::current_dir().context("cannot read the current folder")?;
+        let codex_home = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
+            Some(dir) => absolute(Path::new(&dir), &cwd),
+            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+                Some(home) => PathBuf::from(home).join(".codex"),
+                None => bail!("neither CODEX_HOME nor HOME is set, so there is no Codex folder to install into"),
+            },
+        };
+        let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
+        let exe = exe.canonicalize().unwrap_or(exe);
+        let Some(exe) = exe.to_str() else {
+            bail!("this hookmux's path is not UTF-8 ({}); Codex's hooks.json cannot name it", exe.display())
+        };
+        Ok(Paths {
+            codex_home,
+            project: project_root(&cwd),
+            command: format!("{} dispatch --host codex", shell_quote(exe)),
+        })
+    }
+
+    pub fn hooks_file(&self, scope: Scope) -> PathBuf {
+        match scope {
+            Scope::User => self.codex_home.join("hooks.json"),
+            Scope::Project => self.project.join(".codex").join("hooks.json"),
+        }
+    }
+
+    pub fn config_file(&self) -> PathBuf {
+        self.codex_home.join("config.toml")
+    }
+}
+
+/// What an install changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub hooks_file: PathBuf,
+    /// The new hooks.json text, or `None` when every entry is already there.
+    pub hooks_json: Option<String>,
+    /// One per event: the state key and the hash Codex computes for the entry.
+    pub trust: Vec<(String, String)>,
+    /// The new config.toml text when trusting changes it.
+    pub config_toml: Option<String>,
+    /// For project scope: whether Codex trusts the project (else it ignores `.codex/`).
+    pub project_trusted: Option<bool>,
+}
+
+/// `hookmux install codex`.
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let paths = Paths::discover()?;
+    let plan = plan(&paths, args.scope, args.trust)?;
+    if !args.dry_run {
+        apply(&plan, &paths)?;
+    }
+    print!("{}", report(&plan, &paths, args));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Computes the changes without writing anything.
+pub fn plan(paths: &Paths, scope: Scope, trust: bool) -> anyhow::Result<Plan> {
+    let hooks_file = paths.hooks_file(scope);
+    let mut root = read_hooks_json(&hooks_file)?;
+    let mut changed = false;
+    let mut trusts = Vec::new();
+    let Some(hooks) = root.as_object_mut().and_then(|r| r.entry("hooks").or_insert_with(|| json!({})).as_object_mut())
+    else {
+        bail!("{}: `hooks` is not an object; fix or remove it, then run this again", hooks_file.display());
+    };
+    for event in EVENTS {
+        let groups = hooks.entry(*event).or_insert_with(|| json!([]));
+        let Some(groups) = groups.as_array_mut() else {
+            bail!("{}: `hooks.{event}` is not an array; fix it, then run this again", hooks_file.display());
+        };
+        let handler = entry(event, &paths.command);
+        let position = groups.iter().enumerate().find_map(|(g, group)| {
+            group
+                .get("hooks")?
+                .as_array()?
+                .iter()
+                .position(|h| h.get("command") == handler.get("command"))
+                .map(|h| (g, h))
+        });
+        let (group_index, handler_index) = match position {
+            Some(found) => found,
+            None => {
+                groups.push(json!({"hooks": [handler]}));
+                changed = true;
+                (groups.len() - 1, 0)
+            }
+        };
+        let group = &groups[group_index];
+        let installed = &group["hooks"][handler_index];
+        let matcher = group.get("matcher").and_then(Value::as_str);
+        let key = format!("{}:{}:{group_index}:{handler_index}", hooks_file.display(), event_label(event));
+        trusts.push((key, trust_hash(event, matcher, installed)));
+    }
+    let hooks_json = changed.then(|| format!("{}\n", serde_json::to_string_pretty(&root).unwrap_or_default()));
+    let config_path = paths.config_file();
+    let config_text = match std::fs::read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(err) => bail!("{}: cannot read it: {err}", config_path.display()),
+    };
+    let mut config: toml_edit::DocumentMut = config_text
+        .parse()
+        .with_context(|| format!("{}: not valid TOML; fix it, then run this again", config_path.display()))?;
+    let project_trusted = (scope == Scope::Project).then(|| is_project_trusted(&config, &paths.project));
+    let config_toml = if trust && record_trust(&mut config, &trusts) { Some(config.to_string()) } else { None };
+    Ok(Plan { hooks_file, hooks_json, trust: trusts, config_toml, project_trusted })
+}
+
+/// Writes the plan: each file through a temporary file and a rename.
+pub fn apply(plan: &Plan, paths: &Paths) -> anyhow::Result<()> {
+    if let Some(text) = &plan.hooks_json {
+        write_atomically(&plan.hooks_file, text)?;
+    }
+    if let Some(text) = &plan.config_toml {
+        write_atomically(&paths.config_file(), text)?;
+    }
+    Ok(())
+}
+
+/// What the command prints.
+pub fn report(plan: &Plan, paths: &Paths, args: &Args) -> String {
+    let mut out = String::new();
+    let recorded = if args.dry_run { "would record" } else { "recorded" };
+    match &plan.hooks_json {
+        Some(text) if args.dry_run => {
+            out.push_str(&format!("hookmux would write {}:\n{text}", plan.hooks_file.display()));
+        }
+        Some(_) => out.push_str(&format!(
+            "{}: {} Codex events now run `{}`, which runs your Claude Code hooks (~/.claude/settings.json, <project>/.claude/settings.json, .claude/settings.local.json, managed settings).\n",
+            plan.hooks_file.display(),
+            EVENTS.len(),
+            paths.command
+        )),
+        None => out.push_str(&format!("{}: the hookmux entries are already there.\n", plan.hooks_file.display())),
+    }
+    if args.trust {
+        match &plan.config_toml {
+            Some(_) => out.push_str(&format!(
+                "{}: {recorded} the {} entries as trusted (hooks.state trusted_hash), as Codex's /hooks does.\n",
+                paths.config_file().display(),
+                plan.trust.len()
+            )),
+            None => out.push_str(&format!("{}: the entries are already trusted.\n", paths.config_file().display())),
+        }
+    } else {
+        out.push_str(&format!(
+            "Codex runs a hook only once you trust it: open Codex, type /hooks and trust the {} `hookmux dispatch` entries, \
+             or run `hookmux install codex --trust{}` to record them in {}.\n",
+            plan.trust.len(),
+            if plan.hooks_file.starts_with(&paths.project) && !plan.hooks_file.starts_with(&paths.codex_home) { " --scope project" } else { "" },
+            paths.config_file().display()
+        ));
+    }
+    if plan.project_trusted == Some(false) {
+        out.push_str(&format!(
+            "Codex loads {} only in a trusted project: start Codex in {} and trust the folder when it asks.\n",
+            plan.hooks_file.display(),
+            paths.project.display()
+        ));
+    }
+    out
+}
+
+/// Our entry for one event.
+fn entry(event: &str, command: &str) -> Value {
+    let timeout = if event == "SessionEnd" { SESSION_END_TIMEOUT } else { TIMEOUT };
+    json!({"type": "command", "command": command, "timeout": timeout})
+}
+
+/// Codex's label for an event in state keys and hashes: `PreToolUse` → `pre_tool_use`.
+pub fn event_label(event: &str) -> String {
+    crate::host::opencode::snake_case(event)
+}
+
+/// The hash Codex 0.169.0 trusts a command hook by: SHA-256 over the canonical JSON (keys
+/// sorted, no spaces, absent fields left out) of `{event_name, matcher, hooks: [handler]}`,
+/// where the handler has `type`, `command`, `timeout` (default 600, at least 1; SessionEnd
+/// 1 to 3), `async` (default false) and `statusMessage` when set. UserPromptSubmit and Stop
+/// take no matcher.
+pub fn trust_hash(event: &str, matcher: Option<&str>, handler: &Value) -> String {
+    let timeout = handler.get("timeout").or_else(|| handler.get("timeoutSec")).and_then(Value::as_u64);
+    let timeout = if event == "SessionEnd" { timeout.unwrap_or(1).clamp(1, 3) } else { timeout.unwrap_or(600).max(1) };
+    let mut normalized = Map::new();
+    normalized.insert("type".into(), "command".into());
+    normalized.insert("command".into(), handler.get("command").cloned().unwrap_or_else(|| "".into()));
+    normalized.insert("timeout".into(), timeout.into());
+    normalized.insert("async".into(), handler.get("async").and_then(Value::as_bool).unwrap_or(false).into());
+    if let Some(message) = handler.get("statusMessage").and_then(Value::as_str) {
+        normalized.insert("statusMessage".into(), message.into());
+    }
+    let mut identity = Map::new();
+    identity.insert("event_name".into(), event_label(event).into());
+    if let Some(matcher) = matcher.filter(|_| !matches!(event, "UserPromptSubmit" | "Stop")) {
+        identity.insert("matcher".into(), matcher.into());
+    }
+    identity.insert("hooks".into(), Value::Array(vec![Value::Object(normalized)]));
+    let canonical = canonical_json(&Value::Object(identity));
+    let digest = Sha256::digest(canonical.as_bytes());
+    format!("sha256:{}", digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+/// Compact JSON with every object's keys sorted.
+fn canonical_json(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let fields: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), canonical_json(&map[k.as_str()])))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
+}
+
+/// Sets `hooks.state."<key>".trusted_hash` for each entry; true when anything changed.
+fn record_trust(config: &mut toml_edit::DocumentMut, trusts: &[(String, String)]) -> bool {
+    let mut changed = false;
+    let hooks = config.entry("hooks").or_insert_with(|| toml_edit::Item::Table(implicit_table()));
+    let Some(hooks) = hooks.as_table_like_mut() else { return false };
+    let state = hooks.entry("state").or_insert(toml_edit::Item::Table(implicit_table()));
+    let Some(state) = state.as_table_like_mut() else { return false };
+    for (key, hash) in trusts {
+        let entry = state.entry(key).or_insert(toml_edit::Item::Table(toml_edit::Table::new()));
+        let Some(entry) = entry.as_table_like_mut() else { continue };
+        if entry.get("trusted_hash").and_then(|v| v.as_str()) != Some(hash.as_str()) {
+            entry.insert("trusted_hash", toml_edit::value(hash.as_str()));
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn implicit_table() -> toml_edit::Table {
+    let mut table = toml_edit::Table::new();
+    table.set_implicit(true);
+    table
+}
+
+fn is_project_trusted(config: &toml_edit::DocumentMut, project: &Path) -> bool {
+    let key = project.to_string_lossy();
+    config.get("projects").and_then(|p| p.get(key.as_ref())).and_then(|p| p.get("trust_level")).and_then(|t| t.as_str())
+        == Some("trusted")
+}
+
+fn read_hooks_json(path: &Path) -> anyhow::Result<Value> {
+    match std::fs::read_to_string(path) {
+        Ok(text) if text.trim().is_empty() => Ok(json!({"hooks": {}})),
+        Ok(text) => {
+            let value: Value = serde_json::from_str(&text).with_context(|| {
+                format!("{}: not valid JSON; fix it (or move it away), then run this again", path.display())
+            })?;
+            if !value.is_object() {
+                bail!("{}: not a JSON object; fix it (or move it away), then run this again", path.display());
+            }
+            Ok(value)
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(json!({"hooks": {}})),
+        Err(err) => bail!("{}: cannot read it: {err}", path.display()),
+    }
+}
+
+fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut temp =
+        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
+    }
+    temp.persist(path).map_err(|err| anyhow::anyhow!("cannot replace {}: {}", path.display(), err.error))?;
+    Ok(())
+}
+
+/// The nearest folder up from `cwd` with a `.git`, as Codex finds the project; else `cwd`.
+fn project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf()
+}
+
+/// `path` made absolute against `base`, `.` and `..` resolved without touching the disk, as
+/// Codex spells the hooks.json path in its keys.
+fn absolute(path: &Path, base: &Path) -> PathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { base.join(path) };
+    let mut out = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn shell_quote(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests;
