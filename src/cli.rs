@@ -15,6 +15,49 @@ struct Cli {
     command: Command,
 }
 
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// Compute the answer but write no state (markers, files, locks, database rows).
+    #[arg(long)]
+    dry_run: bool,
+    /// The handler's name (see `hookmux handlers`).
+    name: String,
+    /// The handler's options.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    args: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+struct DispatchArgs {
+    /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
+    #[arg(long = "settings", value_name = "PATH")]
+    settings: Vec<std::path::PathBuf>,
+    /// The host that sends the event and reads the answer.
+    #[arg(long, value_enum, default_value_t = crate::host::Host::Claude)]
+    host: crate::host::Host,
+}
+
+/// The hook commands parsed on their own, without building every other command's arguments:
+/// they run on every tool call, and the whole command tree costs more to build than dispatch
+/// spends planning.
+#[derive(Parser, Debug)]
+#[command(name = "hookmux run", version, about = "Run one built-in handler as a Claude Code hook command")]
+struct RunOnly {
+    #[command(flatten)]
+    args: RunArgs,
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "hookmux dispatch",
+    version,
+    about = "Read one hook event on stdin, run every matching hook, answer once"
+)]
+struct DispatchOnly {
+    #[command(flatten)]
+    args: DispatchArgs,
+}
+
 #[derive(Subcommand, Debug)]
 enum HooksCommand {
     /// The effective hooks per event after merging every source.
@@ -66,25 +109,9 @@ enum UninstallHost {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run one built-in handler as a Claude Code hook command: event on stdin, answer on stdout.
-    Run {
-        /// Compute the answer but write no state (markers, files, locks, database rows).
-        #[arg(long)]
-        dry_run: bool,
-        /// The handler's name (see `hookmux handlers`).
-        name: String,
-        /// The handler's options.
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    Run(RunArgs),
     /// Read one hook event on stdin, run every matching hook of the settings, answer once.
-    Dispatch {
-        /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
-        #[arg(long = "settings", value_name = "PATH")]
-        settings: Vec<std::path::PathBuf>,
-        /// The host that sends the event and reads the answer.
-        #[arg(long, value_enum, default_value_t = crate::host::Host::Claude)]
-        host: crate::host::Host,
-    },
+    Dispatch(DispatchArgs),
     /// Show what hook events would do under the current settings, without a session.
     DryRun {
         /// Read hooks only from this settings file (repeatable); replaces discovery.
@@ -133,11 +160,31 @@ enum Command {
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let hook_command = argv.get(1).and_then(|word| word.to_str()).map(str::to_string);
+    if let Some(command @ ("dispatch" | "run")) = hook_command.as_deref() {
+        let name = format!("hookmux {command}");
+        argv.splice(0..2, [std::ffi::OsString::from(name)]);
+        return if command == "dispatch" {
+            match parse::<DispatchOnly>(argv) {
+                Ok(DispatchOnly { args: DispatchArgs { settings, host } }) => dispatch(settings, host),
+                Err(code) => code,
+            }
+        } else {
+            match parse::<RunOnly>(argv) {
+                Ok(RunOnly { args: RunArgs { dry_run, name, args } }) => run(&name, &args, dry_run),
+                Err(code) => code,
+            }
+        };
+    }
+    let cli = match parse::<Cli>(argv) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
-        Command::Run { dry_run, name, args } => Ok(run(&name, &args, dry_run)),
+        Command::Run(RunArgs { dry_run, name, args }) => Ok(run(&name, &args, dry_run)),
         Command::Handlers { json, name } => handlers(name.as_deref(), json),
-        Command::Dispatch { settings, host } => Ok(dispatch(settings, host)),
+        Command::Dispatch(DispatchArgs { settings, host }) => Ok(dispatch(settings, host)),
         Command::DryRun { settings, exec, json, fixtures } => dry_run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => hooks_list(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => hooks_validate(settings),
@@ -163,6 +210,20 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Parses the command line. A mistake in it exits 1, never clap's usual 2: hookmux runs as a
+/// hook command, and a host reads exit 2 as a block, so a typo in settings would otherwise block
+/// every tool call. `--help` and `--version` exit 0.
+fn parse<P: Parser>(argv: Vec<std::ffi::OsString>) -> Result<P, ExitCode> {
+    P::try_parse_from(argv).map_err(|err| {
+        let _ = err.print();
+        if err.use_stderr() {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        }
+    })
 }
 
 /// Reads the event from stdin: nothing when stdin is a terminal, lossy UTF-8, at most 64 MiB.

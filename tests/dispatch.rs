@@ -437,3 +437,23 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
     }
     assert_eq!(project.read("seen.jsonl"), expected);
 }
+
+/// A host reads exit 2 as a block: a typo in a settings command must not block every tool call.
+#[test]
+fn command_line_mistakes_exit_1_never_2() {
+    for args in [
+        vec!["dispatch", "--setings", "hooks.json"],
+        vec!["dispatch", "--host", "emacs"],
+        vec!["dispach"],
+        vec!["run"],
+        vec!["hooks", "lst"],
+        vec!["install", "vscode"],
+    ] {
+        let out = Hookmux::new(args.clone()).stdin(fixture_text("events/PreToolUse-Bash.json")).run();
+        assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains("error:"), "{args:?}: {}", out.stderr);
+    }
+    for args in [vec!["dispatch", "--help"], vec!["--version"]] {
+        assert_eq!(Hookmux::new(args.clone()).run().code, Some(0), "{args:?}");
+    }
+}
