@@ -55,7 +55,7 @@ fn narration_is_refused_and_nothing_written() {
     );
     assert_eq!(knowledge(dir.path()), "");
     let out = run(dir.path(), &["knowledge", "add", "maybe", "x"]);
-    assert_eq!(out.code, Some(2));
+    assert_eq!(out.code, Some(1), "a usage mistake exits 1, never 2");
     assert!(out.stderr.contains("`maybe` is not a kind: use avoid (❌), best (✅) or info (ℹ️)"), "{}", out.stderr);
 }
 
