@@ -91,7 +91,7 @@ fn show_lists_entries_or_prints_the_injected_block() {
     let listed: Value = serde_json::from_str(&run(dir.path(), &["knowledge", "show", "--json"]).stdout).unwrap();
     assert_eq!(listed, Value::Array(lines.to_vec()));
     let by_task = Hookmux::new(["knowledge", "show", "--block", "--task"]).run();
-    assert_eq!(by_task.code, Some(2), "--task needs a value");
+    assert_eq!(by_task.code, Some(1), "--task needs a value; a usage mistake exits 1");
     let elsewhere = tempfile::tempdir().unwrap();
     let out =
         run(elsewhere.path(), &["knowledge", "show", "--block", "--task", dir.path().join(TASK).to_str().unwrap()]);
