@@ -31,7 +31,6 @@
 use crate::combine::{Combined, Permission};
 use crate::dispatch::{self, DispatchOptions, HostVerdict, World};
 use crate::host::claude::Encoded;
-use hookmux_handlers::transcript::{entry_for, Transcripts};
 use hookmux_sdk::{Event, HookEvent};
 use serde_json::{json, Map, Value};
 use std::path::Path;
@@ -90,24 +89,10 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
 /// Codex's `transcript_path` is null for sessions it does not record; then hookmux records the
 /// session itself and points the hooks at that file.
 fn with_transcript(event: Event, world: &World) -> Event {
-    let has_path = event.transcript_path().is_some_and(|p| !p.is_empty());
-    let Some(session) = event.session_id().filter(|s| !s.is_empty()).map(str::to_string) else { return event };
-    if has_path {
+    if event.transcript_path().is_some_and(|p| !p.is_empty()) {
         return event;
     }
-    let Some(transcripts) = Transcripts::in_state_dir(&world.env) else { return event };
-    let path = match entry_for(&event) {
-        Some(entry) => transcripts
-            .append_with_cwd(&session, &entry, event.cwd().as_deref(), std::time::SystemTime::now())
-            .unwrap_or_else(|err| {
-                eprintln!("hookmux: cannot record the transcript: {err}");
-                transcripts.path(&session)
-            }),
-        None => transcripts.path(&session),
-    };
-    let mut fields = event.fields().clone();
-    fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
-    Event::from_fields(fields)
+    super::record_transcript(event, world)
 }
 
 /// Maps a Codex event to the Claude events its hooks are planned for.

@@ -7,6 +7,11 @@ pub mod codex;
 pub mod codex_install;
 pub mod opencode;
 
+use crate::dispatch::World;
+use hookmux_handlers::transcript::{entry_for, Transcripts};
+use hookmux_sdk::Event;
+use std::time::SystemTime;
+
 /// Which host sent the event, and so which protocol the answer must speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Host {
@@ -17,4 +22,26 @@ pub enum Host {
     Codex,
     /// The OpenCode plugin in `integrations/opencode/`: hookmux's own documented JSON.
     Opencode,
+}
+
+/// Records the event in hookmux's transcript of its session (for hosts that keep none Claude
+/// hooks can read) and points the event's `transcript_path` at it.
+pub(crate) fn record_transcript(event: Event, world: &World) -> Event {
+    let (Some(session), Some(transcripts)) =
+        (event.session_id().filter(|s| !s.is_empty()).map(str::to_string), Transcripts::in_state_dir(&world.env))
+    else {
+        return event;
+    };
+    let path = match entry_for(&event) {
+        Some(entry) => transcripts
+            .append_with_cwd(&session, &entry, event.cwd().as_deref(), SystemTime::now())
+            .unwrap_or_else(|err| {
+                eprintln!("hookmux: cannot record the transcript: {err}");
+                transcripts.path(&session)
+            }),
+        None => transcripts.path(&session),
+    };
+    let mut fields = event.fields().clone();
+    fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
+    Event::from_fields(fields)
 }

@@ -26,7 +26,7 @@
 use crate::combine::{ContextPiece, Permission};
 use crate::dispatch::{self, DispatchOptions, HostVerdict, World};
 use crate::host::claude::Encoded;
-use hookmux_handlers::transcript::{entry_for, ToolInputCache, Transcripts};
+use hookmux_handlers::transcript::ToolInputCache;
 use hookmux_sdk::{Event, HookEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -383,7 +383,7 @@ pub fn decode(plugin: &PluginEvent, world: &World) -> Result<Event, String> {
     ordered.insert("hook_event_name".into(), event_name.as_str().into());
     ordered.extend(fields);
     let event = Event::from_fields(ordered);
-    Ok(with_transcript(event, world))
+    Ok(super::record_transcript(event, world))
 }
 
 fn session_id(plugin: &PluginEvent) -> Option<String> {
@@ -456,27 +456,6 @@ fn cache_input(world: &World, session: &str, call: &str, input: &Value) {
 
 fn cached_input(world: &World, session: &str, call: &str) -> Option<Value> {
     ToolInputCache::in_state_dir(&world.env)?.take(session, call, SystemTime::now())
-}
-
-/// Records the event in the session's transcript and points `transcript_path` at it.
-fn with_transcript(event: Event, world: &World) -> Event {
-    let (Some(session), Some(transcripts)) =
-        (event.session_id().map(str::to_string), Transcripts::in_state_dir(&world.env))
-    else {
-        return event;
-    };
-    let path = match entry_for(&event) {
-        Some(entry) => transcripts
-            .append_with_cwd(&session, &entry, event.cwd().as_deref(), SystemTime::now())
-            .unwrap_or_else(|err| {
-                eprintln!("hookmux: cannot record the transcript: {err}");
-                transcripts.path(&session)
-            }),
-        None => transcripts.path(&session),
-    };
-    let mut fields = event.fields().clone();
-    fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
-    Event::from_fields(fields)
 }
 
 /// `hookmux dispatch --host opencode`: always one JSON object on stdout and exit 0, so that the
