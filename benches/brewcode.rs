@@ -149,6 +149,59 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+    floors(c);
+}
+
+/// What the kernel charges for the file effects alone, measured beside the handlers so that the
+/// README can say how far above the floor each call is: reading every process's command line
+/// (`grepai-status`'s fallback when grepai left no pid files) and replacing a file atomically
+/// (`knowledge-compact` replaces PLAN.md and the state file, and KNOWLEDGE.jsonl when it
+/// compacts). Replacing costs more than writing a new file on filesystems that flush the new
+/// data before such a rename (ext4's `auto_da_alloc`), which is what keeps the old or the new
+/// content, never an empty file, after a crash.
+fn floors(c: &mut Criterion) {
+    let mut group = c.benchmark_group("floor");
+    group.bench_function("open, read and close every /proc/<pid>/cmdline", |b| {
+        let mut buffer = vec![0u8; 16 * 1024];
+        b.iter(|| {
+            let mut read = 0;
+            for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+                if !entry.file_name().as_encoded_bytes().iter().all(u8::is_ascii_digit) {
+                    continue;
+                }
+                let mut path = entry.path();
+                path.push("cmdline");
+                if let Ok(mut file) = std::fs::File::open(&path) {
+                    read += std::io::Read::read(&mut file, &mut buffer).unwrap_or(0);
+                }
+            }
+            read
+        })
+    });
+    let dir = tempfile::Builder::new().prefix("hookmux-bench-").tempdir().expect("temp dir");
+    let target = dir.path().join("PLAN.md");
+    let temp = dir.path().join("PLAN.md.tmp");
+    let text = "status: handoff\n".repeat(100);
+    std::fs::write(&target, &text).expect("write");
+    group.bench_function("replace a 1.6 KB file (temp file + rename over it)", |b| {
+        b.iter(|| {
+            std::fs::write(&temp, &text).expect("write");
+            std::fs::rename(&temp, &target).expect("rename");
+        })
+    });
+    group.bench_function("write a new 1.6 KB file (temp file + rename to a free name)", |b| {
+        b.iter_batched(
+            || {
+                let _ = std::fs::remove_file(&target);
+            },
+            |()| {
+                std::fs::write(&temp, &text).expect("write");
+                std::fs::rename(&temp, &target).expect("rename");
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
 }
 
 criterion_group!(brewcode_benches, benches);

@@ -107,12 +107,15 @@ impl Default for Processes {
 }
 
 /// The command lines that mention grepai, arguments joined by spaces as `pgrep -f` sees them.
-/// One open and read per process, with one buffer: this is the whole cost of the fallback.
+/// One open, one read and one close per process, into one buffer: opening
+/// `/proc/<pid>/cmdline` is the whole cost of the fallback (about 2–3 µs a process), so nothing
+/// else is asked of the kernel (no stat, no second read to find the end: the kernel hands
+/// over a command line in one read when the buffer can hold it).
 fn read_proc_cmdlines() -> Option<Vec<String>> {
     let entries = std::fs::read_dir("/proc").ok()?;
     let own = std::process::id().to_string();
     let mut lines = Vec::new();
-    let mut buffer = Vec::with_capacity(4096);
+    let mut buffer = vec![0u8; 16 * 1024];
     let mut path = String::with_capacity(32);
     for entry in entries.flatten() {
         let name = entry.file_name();
@@ -124,16 +127,39 @@ fn read_proc_cmdlines() -> Option<Vec<String>> {
         path.push_str("/proc/");
         path.push_str(name);
         path.push_str("/cmdline");
-        buffer.clear();
-        let Ok(mut file) = std::fs::File::open(&path) else { continue };
-        if file.read_to_end(&mut buffer).is_err() || !contains(&buffer, b"grepai") {
+        let Ok(file) = std::fs::File::open(&path) else { continue };
+        let Some(cmdline) = read_cmdline(file, &mut buffer) else { continue };
+        if !contains(cmdline, b"grepai") {
             continue;
         }
-        let raw = buffer.strip_suffix(b"\0").unwrap_or(&buffer);
+        let raw = cmdline.strip_suffix(b"\0").unwrap_or(cmdline);
         let joined: Vec<u8> = raw.iter().map(|&b| if b == 0 { b' ' } else { b }).collect();
         lines.push(String::from_utf8_lossy(&joined).into_owned());
     }
     Some(lines)
+}
+
+/// A command line read into `buffer`: one read when it fits, more (growing the buffer) when
+/// the first read fills it.
+fn read_cmdline(mut file: std::fs::File, buffer: &mut Vec<u8>) -> Option<&[u8]> {
+    let mut filled = 0;
+    loop {
+        if filled == buffer.len() {
+            buffer.resize(buffer.len() * 2, 0);
+        }
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => return Some(&buffer[..filled]),
+            Ok(n) => {
+                filled += n;
+                // A short read of a command line is its end.
+                if filled < buffer.len() {
+                    return Some(&buffer[..filled]);
+                }
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -247,5 +273,59 @@ mod tests {
         drop(listener);
         assert!(!ollama_answers(&format!("127.0.0.1:{port}")));
         assert!(!ollama_answers("not a host"));
+    }
+
+    /// A process that runs for the test's length and whose command line holds `args`.
+    struct Running(std::process::Child);
+
+    impl Running {
+        fn start(args: &[&str]) -> Running {
+            // `sleep; :` keeps the shell itself alive (a lone command would be exec'd away), so
+            // its command line, with `args` after the script, is what the process table shows.
+            let child = Command::new("/bin/sh").arg("-c").arg("sleep 30; :").args(args).spawn().unwrap();
+            Running(child)
+        }
+    }
+
+    /// Whether a fresh read of the process table finds `needle`, asked until the child has
+    /// replaced its command line with the shell's (for a moment after the fork it is ours).
+    fn found(needle: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if Processes::new().any_contains(needle, None) {
+                return true;
+            }
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    #[test]
+    fn the_process_table_finds_a_command_line_as_pgrep_f_does() {
+        let marker = format!("grepai watch --marker-{}", std::process::id());
+        let mut processes = Processes::new();
+        assert!(!processes.any_contains(&marker, None));
+        let _watch = Running::start(&["grepai", "watch", &format!("--marker-{}", std::process::id())]);
+        // The arguments are joined by spaces, so the needle spans two of them.
+        assert!(found(&marker));
+        // One read of the table per `Processes`: asking again does not read it anew.
+        assert!(!processes.any_contains(&marker, None));
+    }
+
+    #[test]
+    fn a_command_line_longer_than_the_buffer_is_read_whole() {
+        let marker = format!("grepai mcp-serve --marker-{}", std::process::id());
+        let padding = "x".repeat(40 * 1024);
+        let _serve = Running::start(&[&padding, "grepai", "mcp-serve", &format!("--marker-{}", std::process::id())]);
+        assert!(found(&marker));
     }
 }
