@@ -312,9 +312,14 @@ fn wait_for_detached(writers: Vec<std::thread::JoinHandle<()>>) {
     }
 }
 
+/// How long a once-per-session marker is kept: a session resumed later is told again.
+const NOTICE_MARKER_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
+
 /// Reports a problem of dispatch's own once per session rather than on every event: a marker
 /// file per (session, message) under `$TMPDIR/hookmux-notices-<uid>/`. Without a session, or
-/// when the marker cannot be written, it is always reported.
+/// when the marker cannot be written, it is always reported. Each new marker clears the
+/// folder of markers older than [`NOTICE_MARKER_AGE`], so it stays as small as the problems of
+/// the last week.
 fn first_report(env: &Env, session: Option<&str>, text: &str) -> bool {
     let Some(session) = session.filter(|s| !s.is_empty()) else { return true };
     let safe_session: String = session.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect();
@@ -329,8 +334,28 @@ fn first_report(env: &Env, session: Option<&str>, text: &str) -> bool {
         return true;
     }
     match std::fs::OpenOptions::new().write(true).create_new(true).open(&marker) {
-        Ok(_) => true,
+        Ok(_) => {
+            prune_markers(&dir, &marker);
+            true
+        }
         Err(err) => err.kind() != std::io::ErrorKind::AlreadyExists,
+    }
+}
+
+/// Removes the markers in `dir` last changed more than [`NOTICE_MARKER_AGE`] ago, except `keep`.
+/// Best effort: a marker that cannot be read or removed stays.
+fn prune_markers(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let old = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| now.duration_since(modified).is_ok_and(|age| age > NOTICE_MARKER_AGE));
+        if old && path != keep {
+            let _ = std::fs::remove_file(path);
+        }
     }
 }
 

@@ -299,6 +299,31 @@ fn settings_problems_never_block_and_are_told_once_per_session() {
 }
 
 #[test]
+fn markers_older_than_a_week_are_cleared_when_a_new_one_is_written() {
+    let project = Project::new(json!({"hooks": {"PreToolUse": [
+        {"matcher": ["Bash"], "hooks": [command("true")]}
+    ]}}));
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let markers = project.path().join(format!("hookmux-notices-{uid}"));
+    std::fs::create_dir_all(&markers).unwrap();
+    let aged = |name: &str, days: u64| {
+        let file = std::fs::File::create(markers.join(name)).unwrap();
+        file.set_modified(std::time::SystemTime::now() - Duration::from_secs(days * 24 * 3600)).unwrap();
+    };
+    aged("old-session-0000000000000000", 8);
+    aged("recent-session-0000000000000000", 6);
+
+    let out = project.dispatch(bash_event());
+    assert!(out.json()["systemMessage"].as_str().unwrap().contains("hooks.PreToolUse[0].matcher"));
+    let left: Vec<String> =
+        std::fs::read_dir(&markers).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(left.len(), 2, "the new marker and the recent one: {left:?}");
+    assert!(left.contains(&"recent-session-0000000000000000".to_string()), "{left:?}");
+    assert!(!left.contains(&"old-session-0000000000000000".to_string()), "{left:?}");
+}
+
+#[test]
 fn built_ins_run_in_process_with_the_answer_a_spawned_one_gives() {
     let bin = env!("CARGO_BIN_EXE_hookmux");
     let in_process = Project::new(hooks("PreToolUse", json!([command("hookmux run protect-paths --deny 'notes.*'")])));
