@@ -282,7 +282,7 @@ pub fn encode(verdict: &HostVerdict, decoded: &Decoded) -> Encoded {
         HookEvent::UserPromptSubmit => {
             if !combined.blocks.is_empty() {
                 top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), non_empty(combined.blocks.join("\n")).into());
+                top.insert("reason".into(), super::non_empty_reason(combined.blocks.join("\n")).into());
             }
             stop(&mut top, stop_reason.as_deref());
         }
@@ -293,7 +293,7 @@ pub fn encode(verdict: &HostVerdict, decoded: &Decoded) -> Encoded {
             reasons.append(&mut context);
             if !reasons.is_empty() {
                 top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), non_empty(reasons.join("\n")).into());
+                top.insert("reason".into(), super::non_empty_reason(reasons.join("\n")).into());
             }
             stop(&mut top, stop_reason.as_deref());
         }
@@ -345,7 +345,7 @@ fn pre_tool_use(combined: &Combined, decoded: &Decoded, specific: &mut Map<Strin
     match permission {
         Some(Permission::Deny) => {
             specific.insert("permissionDecision".into(), "deny".into());
-            specific.insert("permissionDecisionReason".into(), non_empty(reasons).into());
+            specific.insert("permissionDecisionReason".into(), super::non_empty_reason(reasons).into());
         }
         Some(Permission::Ask) => {
             let why =
@@ -454,15 +454,6 @@ fn as_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
-    }
-}
-
-/// Codex refuses a block without a non-empty reason.
-fn non_empty(reason: String) -> String {
-    if reason.trim().is_empty() {
-        "Blocked by hook".to_string()
-    } else {
-        reason
     }
 }
 

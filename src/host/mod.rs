@@ -45,3 +45,14 @@ pub(crate) fn record_transcript(event: Event, world: &World) -> Event {
     fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
     Event::from_fields(fields)
 }
+
+/// A block's reason for Codex, which refuses a block without one, and for OpenCode, whose thrown
+/// error would otherwise say nothing: a hook that blocks without saying why reads
+/// `Blocked by hook`.
+pub(crate) fn non_empty_reason(reason: String) -> String {
+    if reason.trim().is_empty() {
+        "Blocked by hook".to_string()
+    } else {
+        reason
+    }
+}

@@ -524,7 +524,7 @@ pub fn encode(verdict: &HostVerdict, plugin: &PluginEvent) -> PluginAnswer {
     match kind {
         HookEvent::PreToolUse => {
             match &combined.permission {
-                Some((Permission::Deny, reasons)) => answer.block = Some(non_empty(reasons.join("\n"))),
+                Some((Permission::Deny, reasons)) => answer.block = Some(super::non_empty_reason(reasons.join("\n"))),
                 Some((Permission::Ask, reasons)) => {
                     let why = "a hook asks for confirmation before this runs, and an OpenCode plugin cannot ask, so hookmux blocks it";
                     let reasons = reasons.join("\n");
@@ -617,14 +617,6 @@ pub fn encode(verdict: &HostVerdict, plugin: &PluginEvent) -> PluginAnswer {
 
 fn joined(pieces: &[ContextPiece]) -> String {
     pieces.iter().map(|p| p.text().trim_end_matches('\n')).filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
-}
-
-fn non_empty(reason: String) -> String {
-    if reason.trim().is_empty() {
-        "Blocked by hook".to_string()
-    } else {
-        reason
-    }
 }
 
 #[cfg(test)]
