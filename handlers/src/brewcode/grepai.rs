@@ -108,7 +108,7 @@ impl Default for Processes {
 
 /// The command lines that mention grepai, arguments joined by spaces as `pgrep -f` sees them.
 /// One open, one read and one close per process, into one buffer: opening
-/// `/proc/<pid>/cmdline` is the whole cost of the fallback (about 2–3 µs a process), so nothing
+/// `/proc/<pid>/cmdline` is the whole cost of the fallback (2 to 4 µs a process), so nothing
 /// else is asked of the kernel (no stat, no second read to find the end: the kernel hands
 /// over a command line in one read when the buffer can hold it).
 fn read_proc_cmdlines() -> Option<Vec<String>> {
@@ -287,6 +287,13 @@ mod tests {
         }
     }
 
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
     /// Whether a fresh read of the process table finds `needle`, asked until the child has
     /// replaced its command line with the shell's (for a moment after the fork it is ours).
     fn found(needle: &str) -> bool {
@@ -299,13 +306,6 @@ mod tests {
                 return false;
             }
             std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    impl Drop for Running {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
         }
     }
 
