@@ -280,9 +280,11 @@ mod tests {
 
     impl Running {
         fn start(args: &[&str]) -> Running {
-            // `sleep; :` keeps the shell itself alive (a lone command would be exec'd away), so
-            // its command line, with `args` after the script, is what the process table shows.
-            let child = Command::new("/bin/sh").arg("-c").arg("sleep 30; :").args(args).spawn().unwrap();
+            // The shell waits in its built-in `read` on a pipe only we hold, so it neither ends
+            // nor starts a child: its command line, with `args` after the script, is what the
+            // process table shows, and killing it leaves nothing behind.
+            let child =
+                Command::new("/bin/sh").arg("-c").arg("read _").args(args).stdin(Stdio::piped()).spawn().unwrap();
             Running(child)
         }
     }
