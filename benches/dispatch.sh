@@ -4,7 +4,7 @@
 # optional. Usage: benches/dispatch.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+cargo build --release --locked --quiet
 bin=$PWD/target/release/hookmux
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 python3 - "$work" <<'PY'

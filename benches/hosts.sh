@@ -6,7 +6,7 @@
 # Usage: benches/hosts.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+cargo build --release --locked --quiet
 bin=$PWD/target/release/hookmux
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 python3 - "$work" "$PWD" <<'PY'

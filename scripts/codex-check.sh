@@ -17,7 +17,7 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --quiet
+cargo build --release --locked --quiet
 export CODEX_BIN=${CODEX_BIN:-$("$harness/install-codex.sh")}
 bin=$root/target/release/hookmux
 

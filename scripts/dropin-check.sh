@@ -16,7 +16,7 @@ stored=--stored
 if [[ ${1:-} == --live ]]; then stored=; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --quiet
+cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
 bin=$root/target/release/hookmux
 scenarios=("$@")

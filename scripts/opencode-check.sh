@@ -15,7 +15,7 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --quiet
+cargo build --release --locked --quiet
 export OPENCODE_BIN=${OPENCODE_BIN:-$("$harness/install-opencode.sh")}
 export HOOKMUX_BIN=$root/target/release/hookmux
 scenarios=("$@")
