@@ -4,7 +4,7 @@
 //! `benches/brewcode.sh` measures the same handlers as whole processes against Node.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use hookmux::builtin::{self, Invocation};
+use hookmux::engine::execute::builtin::{self, Invocation};
 use hookmux_sdk::{Env, Event, Registry};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};

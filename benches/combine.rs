@@ -1,9 +1,10 @@
 //! Classifying handlers' outputs and folding them into one answer.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hookmux::combine::{combine, Labelled};
+use hookmux::engine::execute::RawOutput;
+use hookmux::engine::verdict::combine::{combine, Labelled};
+use hookmux::engine::verdict::outcome::{classify, Outcome};
 use hookmux::host::claude::encode_combined;
-use hookmux::outcome::{classify, Outcome, RawOutput};
 use hookmux_sdk::HookEvent;
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,9 +1,9 @@
 //! The pure half of dispatch: parsing settings and planning one event.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hookmux::plan::{plan, PlanOptions};
-use hookmux::settings::{Scope, SettingsFile};
-use hookmux::sources::Sources;
+use hookmux::engine::config::settings::{Scope, SettingsFile};
+use hookmux::engine::config::sources::Sources;
+use hookmux::engine::select::plan::{plan, PlanOptions};
 use hookmux_sdk::Event;
 use std::hint::black_box;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! memories with a varied vocabulary. `benches/wakeup.sh` measures the whole process.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hookmux::builtin::{self, Invocation};
+use hookmux::engine::execute::builtin::{self, Invocation};
 use hookmux_handlers::wakeup::store::{NewMemory, Store};
 use hookmux_sdk::{Env, Event, Registry};
 use std::hint::black_box;

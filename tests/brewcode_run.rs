@@ -248,8 +248,8 @@ fn hookmux_handlers_lists_the_seven_with_their_options() {
 
 #[test]
 fn settings_example_wires_brewcodes_hooks_in_seconds() {
-    use hookmux::builtin;
-    use hookmux::settings::{HookKind, Scope, SettingsFile};
+    use hookmux::engine::config::settings::{HookKind, Scope, SettingsFile};
+    use hookmux::engine::select::builtin;
     use hookmux_sdk::{HookEvent, Registry};
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("settings.example.json");
     let file = SettingsFile::load(&path, Scope::Project);

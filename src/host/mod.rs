@@ -1,13 +1,14 @@
-//! The hosts hookmux answers: Claude Code natively, Codex and OpenCode through adapters that map
-//! the host's event to Claude Code's before planning and encode the one verdict in the form the
-//! host honours after combining.
+//! The hosts hookmux answers, one folder each. Every host is an adapter of the same shape:
+//! decode the host's event into Claude Code events, run them through the one
+//! [`engine::dispatch`](crate::engine::dispatch::dispatch), and encode the verdict in the form the
+//! host honours. Each host also owns its installer.
 
 pub mod claude;
 pub mod codex;
-pub mod codex_install;
 pub mod opencode;
 
-use crate::dispatch::World;
+use crate::engine::dispatch::{DispatchOptions, NotRun, World};
+use crate::protocol::Encoded;
 use hookmux_handlers::transcript::{entry_for, Transcripts};
 use hookmux_sdk::Event;
 use std::time::SystemTime;
@@ -22,6 +23,42 @@ pub enum Host {
     Codex,
     /// The OpenCode plugin in `integrations/opencode/`: hookmux's own documented JSON.
     Opencode,
+}
+
+/// Runs dispatch for `host` on the raw event the host sent.
+pub fn dispatch(host: Host, stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
+    match host {
+        Host::Claude => claude::dispatch(stdin, world, options),
+        Host::Codex => codex::dispatch(stdin, world, options),
+        Host::Opencode => opencode::dispatch(stdin, world, options),
+    }
+}
+
+/// The answer when dispatch ran nothing: silence for a nested dispatch (the outer one answers),
+/// the reason on stderr for an event no hook can be configured for.
+pub(crate) fn not_run(why: &NotRun) -> Encoded {
+    match why {
+        NotRun::Nested | NotRun::NoEvent => Encoded::default(),
+        NotRun::NotAHookEvent(problem) => {
+            Encoded { stderr: format!("hookmux dispatch: {problem}\n"), ..Encoded::default() }
+        }
+    }
+}
+
+/// The answer to an event that is not JSON at all.
+pub(crate) fn unreadable(error: impl std::fmt::Display) -> Encoded {
+    Encoded { stderr: format!("hookmux dispatch: {error}; no hooks ran\n"), ..Encoded::default() }
+}
+
+/// Adds dispatch's notices, one a line, in front of the encoder's own stderr.
+pub(crate) fn with_notices(mut encoded: Encoded, notices: &[String]) -> Encoded {
+    let mut stderr: String = notices.iter().map(|n| format!("{n}\n")).collect();
+    if !encoded.stderr.is_empty() {
+        stderr.push_str(&encoded.stderr);
+        stderr.push('\n');
+    }
+    encoded.stderr = stderr;
+    encoded
 }
 
 /// Records the event in hookmux's transcript of its session (for hosts that keep none Claude

@@ -1,5 +1,5 @@
 use super::*;
-use crate::combine::{Combined, ContextPiece, Permission};
+use crate::engine::verdict::combine::{Combined, ContextPiece, Permission};
 use serde_json::json;
 
 fn event(fields: Value) -> Event {
@@ -15,7 +15,7 @@ fn bash(kind: &str) -> Decoded {
 }
 
 fn answer(kind: HookEvent, combined: Combined, decoded: &Decoded) -> Value {
-    let encoded = encode(&HostVerdict { kind, combined, plain: vec![] }, decoded);
+    let encoded = encode(&Verdict { kind, combined, plain: vec![], runs: vec![] }, decoded);
     assert_eq!(encoded.exit_code, 0, "Codex reads JSON only on exit 0");
     if encoded.stdout.is_empty() {
         return Value::Null;
@@ -286,7 +286,7 @@ fn stop_context_and_blocks_continue_the_turn() {
     );
     // Stop must answer JSON or nothing: plain text would fail the hook.
     let encoded = encode(
-        &HostVerdict { kind: HookEvent::Stop, combined: Combined::default(), plain: vec!["x".into()] },
+        &Verdict { kind: HookEvent::Stop, combined: Combined::default(), plain: vec!["x".into()], runs: vec![] },
         &no_tool(),
     );
     assert_eq!(encoded.stdout, "");
@@ -305,7 +305,8 @@ fn session_start_and_subagent_start_context() {
         answer(HookEvent::SessionStart, context.clone(), &no_tool()),
         json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "SS-PLAIN-CTX"}})
     );
-    let encoded = encode(&HostVerdict { kind: HookEvent::SubagentStart, combined: context, plain: vec![] }, &no_tool());
+    let encoded =
+        encode(&Verdict { kind: HookEvent::SubagentStart, combined: context, plain: vec![], runs: vec![] }, &no_tool());
     assert_eq!(encoded.stdout, "SS-PLAIN-CTX\n");
 }
 

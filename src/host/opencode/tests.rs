@@ -1,5 +1,5 @@
 use super::*;
-use crate::combine::{Combined, ContextPiece, Permission};
+use crate::engine::verdict::combine::{Combined, ContextPiece, Permission};
 use hookmux_sdk::Env;
 use serde_json::json;
 
@@ -219,7 +219,7 @@ fn bad_plugin_events_are_refused_with_the_reason() {
 // Claude verdicts → the plugin's answer.
 
 fn answer(kind: HookEvent, combined: Combined, event: Value) -> PluginAnswer {
-    encode(&HostVerdict { kind, combined, plain: vec![] }, &plugin(event))
+    encode(&Verdict { kind, combined, plain: vec![], runs: vec![] }, &plugin(event))
 }
 
 fn bash_before() -> Value {
@@ -316,7 +316,7 @@ fn pre_compact_answers_with_the_hooks_output() {
         ..Combined::default()
     };
     let out = encode(
-        &HostVerdict { kind: HookEvent::PreCompact, combined, plain: vec!["focus on tests\n".into()] },
+        &Verdict { kind: HookEvent::PreCompact, combined, plain: vec!["focus on tests\n".into()], runs: vec![] },
         &compacting,
     );
     assert_eq!(out.compaction_context, ["focus on tests", "keep the API notes"]);

@@ -1,0 +1,96 @@
+//! `hookmux install|uninstall HOST`: route a host's hooks through `hookmux dispatch`, and back.
+//! The edits themselves are the host's ([`crate::host::claude::install`],
+//! [`crate::host::codex::install`]); this gathers the paths and reports.
+
+use crate::host::claude::install::{self, read_optional, Layout, Refusal, Scope};
+use hookmux_sdk::Env;
+use std::io::Write;
+use std::process::ExitCode;
+
+fn install_layout(scope: Scope) -> anyhow::Result<Layout> {
+    let env = Env::from_process();
+    let config_dir = env
+        .path("CLAUDE_CONFIG_DIR")
+        .or_else(|| env.path("HOME").map(|home| home.join(".claude")))
+        .ok_or_else(|| anyhow::anyhow!("neither CLAUDE_CONFIG_DIR nor HOME is set: cannot find the user settings"))?;
+    let project = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(super::process_cwd);
+    let this_binary = std::env::current_exe().ok();
+    Ok(Layout::new(scope, &config_dir, &project, this_binary.as_deref()))
+}
+
+pub fn install_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let layout = install_layout(scope)?;
+    let settings = read_optional(&layout.settings)?.ok_or_else(|| Refusal::NoSettings(layout.settings.clone()))?;
+    let hooks_file = read_optional(&layout.hooks_file)?;
+    // Reinstalling starts from what uninstalling would restore, so it changes nothing twice.
+    let base = match &hooks_file {
+        Some(hooks) => install::uninstall(&settings, hooks, read_optional(&layout.backup)?.as_deref(), &layout)?,
+        None => settings.clone(),
+    };
+    let installed = install::install(&base, &layout)?;
+    let mut out = std::io::stdout().lock();
+    if dry_run {
+        write!(out, "{}", install::diff(&layout.settings, Some(&settings), Some(&installed.settings_text)))?;
+        write!(out, "{}", install::diff(&layout.hooks_file, hooks_file.as_deref(), Some(&installed.hooks_text)))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    install::write_atomically(&layout.backup, &base)?;
+    install::write_atomically(&layout.hooks_file, &installed.hooks_text)?;
+    install::write_atomically(&layout.settings, &installed.settings_text)?;
+    writeln!(
+        out,
+        "moved {} hook{} of {} into {}\n{} now run{} through `{}`",
+        installed.moved,
+        if installed.moved == 1 { "" } else { "s" },
+        layout.settings.display(),
+        layout.hooks_file.display(),
+        installed.events.join(", "),
+        if installed.events.len() == 1 { "s" } else { "" },
+        layout.dispatch_command,
+    )?;
+    if installed.kept_native > 0 {
+        writeln!(
+            out,
+            "{} hook(s) that dispatch cannot run (prompt, agent, mcp_tool, async) stay in the settings file",
+            installed.kept_native
+        )?;
+    }
+    writeln!(
+        out,
+        "backup of the original: {}\nundo with: hookmux uninstall claude --scope {}",
+        layout.backup.display(),
+        scope_name(scope)
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn uninstall_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let layout = install_layout(scope)?;
+    let hooks_file =
+        read_optional(&layout.hooks_file)?.ok_or_else(|| Refusal::NotInstalled(layout.hooks_file.clone()))?;
+    let settings = read_optional(&layout.settings)?;
+    let backup = read_optional(&layout.backup)?;
+    let restored = install::uninstall(settings.as_deref().unwrap_or("{}\n"), &hooks_file, backup.as_deref(), &layout)?;
+    let mut out = std::io::stdout().lock();
+    if dry_run {
+        write!(out, "{}", install::diff(&layout.settings, settings.as_deref(), Some(&restored)))?;
+        write!(out, "{}", install::diff(&layout.hooks_file, Some(&hooks_file), None))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(current) = &settings {
+        install::write_atomically(&layout.backup, current)?;
+    }
+    install::write_atomically(&layout.settings, &restored)?;
+    std::fs::remove_file(&layout.hooks_file)?;
+    writeln!(out, "restored the hooks of {} and removed {}", layout.settings.display(), layout.hooks_file.display())?;
+    writeln!(out, "backup of the file as it was: {}", layout.backup.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => "user",
+        Scope::Project => "project",
+        Scope::Local => "local",
+    }
+}

@@ -1,0 +1,49 @@
+//! One file per subcommand: each gathers what its command needs from the layers below and
+//! renders it. [`render`] holds the rendering the inspection commands share.
+
+pub mod dispatch;
+pub mod dry_run;
+pub mod handlers;
+pub mod install;
+pub mod list;
+pub mod render;
+pub mod run;
+pub mod validate;
+
+use crate::engine::config::sources::{self, Discovery, Sources};
+use hookmux_sdk::{Env, Event};
+use serde_json::Value;
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+/// Reads the event from stdin: nothing when stdin is a terminal, lossy UTF-8, at most 64 MiB.
+pub fn read_stdin() -> String {
+    const LIMIT: u64 = 64 << 20;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return String::new();
+    }
+    let mut bytes = Vec::new();
+    if let Err(err) = stdin.lock().take(LIMIT).read_to_end(&mut bytes) {
+        eprintln!("hookmux: could not read the event from stdin: {err}");
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The process's current folder, or `/` when it no longer exists.
+pub(crate) fn process_cwd() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// The sources for an inspection command without an event: the project is
+/// `$CLAUDE_PROJECT_DIR`, else the current folder.
+pub(crate) fn inspected_sources(env: &Env, settings: Vec<PathBuf>) -> (Sources, PathBuf) {
+    let cwd = process_cwd();
+    let event = Event::from_fields(serde_json::Map::from_iter([(
+        "cwd".to_string(),
+        Value::from(cwd.to_string_lossy().into_owned()),
+    )]));
+    let discovery = Discovery::new(env, &event, settings);
+    let root = sources::project_root(env, &event).unwrap_or(cwd);
+    (Sources::load(&discovery), root)
+}

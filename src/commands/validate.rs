@@ -1,0 +1,77 @@
+//! `hookmux hooks validate`: every problem in the settings, with file, line:column, JSON path
+//! and a hint; exit 1 when there is an error.
+
+use super::render::*;
+use crate::engine::config::diagnostic::{Diagnostic, Severity};
+use crate::engine::config::settings::FileState;
+use crate::engine::config::sources::Sources;
+use crate::engine::validate::{self, counts};
+use hookmux_sdk::{Env, Registry};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `hookmux hooks validate [--settings PATH]…`.
+pub fn run(settings: Vec<PathBuf>) -> anyhow::Result<ExitCode> {
+    let env = Env::from_process();
+    let (sources, root) = super::inspected_sources(&env, settings);
+    let home = env.path("HOME");
+    let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
+    let diagnostics = validate::validate(&sources, &cx);
+    text(&mut anstream::stdout(), &sources, &diagnostics, &Paths::new(home.clone()))?;
+    let (errors, _) = counts(&diagnostics);
+    Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The diagnostics, as text: every diagnostic with file:line:column, JSON path and hint.
+fn text(out: &mut impl Write, sources: &Sources, diagnostics: &[Diagnostic], paths: &Paths) -> io::Result<()> {
+    // In file order, then by position in the file.
+    let mut ordered: Vec<_> = diagnostics
+        .iter()
+        .map(|d| {
+            let index = sources.files.iter().position(|f| f.path == d.file).unwrap_or(usize::MAX);
+            let text = sources.files.get(index).and_then(|f| f.text.as_deref());
+            (index, d.line_column(text), d)
+        })
+        .collect();
+    ordered.sort_by_key(|(index, position, _)| (*index, *position));
+    for (_, position, diagnostic) in ordered {
+        let (label, style) = match diagnostic.severity {
+            Severity::Error => ("error", RED.bold()),
+            Severity::Warning => ("warning", YELLOW.bold()),
+        };
+        let position = position.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+        let at = if diagnostic.path.is_root() { String::new() } else { format!(" {}", diagnostic.path) };
+        writeln!(
+            out,
+            "{style}{label}{style:#}: {BOLD}{}{position}{BOLD:#}{DIM}{at}{DIM:#}",
+            paths.show(&diagnostic.file)
+        )?;
+        writeln!(out, "  {}", diagnostic.message)?;
+        if let Some(hint) = &diagnostic.hint {
+            writeln!(out, "  {DIM}hint:{DIM:#} {hint}")?;
+        }
+    }
+    let (errors, warnings) = counts(diagnostics);
+    let read = sources.files.iter().filter(|f| f.state != FileState::Missing).count();
+    let missing = sources.files.len() - read;
+    let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+    let summary = format!(
+        "{} read ({} not found): {}, {}",
+        plural(read, "settings file"),
+        missing,
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    );
+    let style = if errors > 0 {
+        RED
+    } else if warnings > 0 {
+        YELLOW
+    } else {
+        GREEN
+    };
+    if !diagnostics.is_empty() {
+        writeln!(out)?;
+    }
+    writeln!(out, "{style}{summary}{style:#}")
+}

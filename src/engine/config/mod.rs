@@ -1,0 +1,7 @@
+//! The settings: where they are found ([`sources`]), how each file reads ([`settings`]), and the
+//! problems found in them, located by file, line and JSON path ([`diagnostic`], [`jsonpath`]).
+
+pub mod diagnostic;
+pub mod jsonpath;
+pub mod settings;
+pub mod sources;

@@ -1,0 +1,565 @@
+//! One settings file, read the way Claude Code reads it: every malformed entry is reported with
+//! its JSON path and skipped, and the rest of the file is kept.
+
+use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::jsonpath::JsonPath;
+use hookmux_sdk::HookEvent;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where a settings file sits in Claude Code's order (user → project → local → flag → managed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    User,
+    Project,
+    Local,
+    /// A file named by `--settings`.
+    Flag,
+    Managed,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::Flag => "settings",
+            Scope::Managed => "managed",
+        }
+    }
+}
+
+/// What reading the file gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileState {
+    /// Not there: normal for most sources.
+    Missing,
+    Loaded,
+    /// There, but could not be read (permissions, a folder, not UTF-8): reported, no hooks used.
+    Unreadable(String),
+    /// Read, but not a JSON object: reported, no hooks used.
+    Invalid(String),
+}
+
+/// A parsed settings file.
+#[derive(Clone, Debug)]
+pub struct SettingsFile {
+    pub path: PathBuf,
+    pub scope: Scope,
+    pub state: FileState,
+    /// The raw text, kept for locating diagnostics (line:column).
+    pub text: Option<String>,
+    /// Each known event's groups, in file order.
+    pub hooks: Vec<(HookEvent, Vec<Group>)>,
+    pub disable_all_hooks: Option<bool>,
+    pub allow_managed_hooks_only: Option<bool>,
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    pub http_hook_allowed_env_vars: Option<Vec<String>>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Handlers kept and skipped (malformed), for `dry-run`'s source table.
+    pub kept: usize,
+    pub skipped: usize,
+}
+
+/// A matcher group: `{"matcher": …, "hooks": [ … ]}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub matcher: Option<String>,
+    pub hooks: Vec<HookSpec>,
+    pub path: JsonPath,
+}
+
+/// One handler entry of a group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookSpec {
+    pub kind: HookKind,
+    /// The `if` permission rule, e.g. `Bash(git *)`.
+    pub if_rule: Option<String>,
+    /// Seconds, as written.
+    pub timeout: Option<f64>,
+    pub status_message: Option<String>,
+    pub once: bool,
+    pub path: JsonPath,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HookKind {
+    Command {
+        command: String,
+        /// Exec form when present: spawn `command` with these arguments, no shell.
+        args: Option<Vec<String>>,
+        shell: Option<String>,
+        is_async: bool,
+        async_rewake: bool,
+    },
+    Http {
+        url: String,
+        headers: BTreeMap<String, String>,
+        allowed_env_vars: Vec<String>,
+    },
+    McpTool {
+        server: String,
+        tool: String,
+        input: Option<Value>,
+    },
+    Prompt {
+        prompt: String,
+        model: Option<String>,
+    },
+    Agent {
+        prompt: String,
+        model: Option<String>,
+    },
+}
+
+impl HookKind {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            HookKind::Command { .. } => "command",
+            HookKind::Http { .. } => "http",
+            HookKind::McpTool { .. } => "mcp_tool",
+            HookKind::Prompt { .. } => "prompt",
+            HookKind::Agent { .. } => "agent",
+        }
+    }
+
+    /// A one-line label for listings: the command, URL, tool or prompt.
+    pub fn label(&self) -> String {
+        match self {
+            HookKind::Command { command, args: Some(args), .. } => {
+                std::iter::once(command.as_str()).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+            }
+            HookKind::Command { command, .. } => command.clone(),
+            HookKind::Http { url, .. } => format!("POST {url}"),
+            HookKind::McpTool { server, tool, .. } => format!("mcp {server}/{tool}"),
+            HookKind::Prompt { prompt, .. } | HookKind::Agent { prompt, .. } => prompt.clone(),
+        }
+    }
+}
+
+impl SettingsFile {
+    /// A file that is not there.
+    pub fn missing(path: impl Into<PathBuf>, scope: Scope) -> SettingsFile {
+        SettingsFile::empty(path.into(), scope, FileState::Missing)
+    }
+
+    fn empty(path: PathBuf, scope: Scope, state: FileState) -> SettingsFile {
+        SettingsFile {
+            path,
+            scope,
+            state,
+            text: None,
+            hooks: Vec::new(),
+            disable_all_hooks: None,
+            allow_managed_hooks_only: None,
+            allowed_http_hook_urls: None,
+            http_hook_allowed_env_vars: None,
+            diagnostics: Vec::new(),
+            kept: 0,
+            skipped: 0,
+        }
+    }
+
+    /// Reads and parses a file. A missing file is [`FileState::Missing`]; any other failure is
+    /// recorded in the state and in a diagnostic, never returned as an error.
+    pub fn load(path: &Path, scope: Scope) -> SettingsFile {
+        match std::fs::read(path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => SettingsFile::parse(path, scope, &text),
+                Err(_) => SettingsFile::unreadable(path, scope, "the file is not UTF-8 text".to_string()),
+            },
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => SettingsFile::missing(path, scope),
+            Err(err) => SettingsFile::unreadable(path, scope, err.to_string()),
+        }
+    }
+
+    fn unreadable(path: &Path, scope: Scope, reason: String) -> SettingsFile {
+        let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Unreadable(reason.clone()));
+        file.diagnostics.push(
+            Diagnostic::error(
+                path,
+                JsonPath::root(),
+                format!("cannot read the file: {reason}; its hooks are not used"),
+            )
+            .with_hint("check the file's permissions"),
+        );
+        file
+    }
+
+    /// Parses settings text.
+    pub fn parse(path: &Path, scope: Scope, text: &str) -> SettingsFile {
+        let root = match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(root)) => root,
+            Ok(other) => {
+                let reason = format!("the file holds a JSON {}, not an object", hookmux_sdk::json_kind(&other));
+                return SettingsFile::invalid(path, scope, text, reason);
+            }
+            Err(err) if text.trim().is_empty() => {
+                let _ = err;
+                let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Loaded);
+                file.text = Some(text.to_string());
+                file.diagnostics.push(Diagnostic::warning(
+                    path,
+                    JsonPath::root(),
+                    "the file is empty; it sets nothing",
+                ));
+                return file;
+            }
+            Err(err) => {
+                let mut file = SettingsFile::invalid(path, scope, text, format!("invalid JSON: {err}"));
+                if let Some(diagnostic) = file.diagnostics.last_mut() {
+                    diagnostic.position = Some((err.line(), err.column()));
+                }
+                return file;
+            }
+        };
+        let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Loaded);
+        file.text = Some(text.to_string());
+        let mut reader = Reader { file: &mut file };
+        reader.read_root(&root);
+        file
+    }
+
+    fn invalid(path: &Path, scope: Scope, text: &str, reason: String) -> SettingsFile {
+        let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Invalid(reason.clone()));
+        file.text = Some(text.to_string());
+        file.diagnostics.push(
+            Diagnostic::error(path, JsonPath::root(), format!("{reason}; none of this file's hooks are used"))
+                .with_hint("fix the file; until then none of its hooks run"),
+        );
+        file
+    }
+
+    /// The groups this file defines for `event`.
+    pub fn groups(&self, event: HookEvent) -> &[Group] {
+        self.hooks.iter().find(|(e, _)| *e == event).map(|(_, groups)| groups.as_slice()).unwrap_or(&[])
+    }
+
+    pub fn is_usable(&self) -> bool {
+        self.state == FileState::Loaded
+    }
+}
+
+struct Reader<'f> {
+    file: &'f mut SettingsFile,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, path: JsonPath, message: impl Into<String>) -> &mut Diagnostic {
+        let diagnostic = Diagnostic::error(&self.file.path, path, message);
+        self.file.diagnostics.push(diagnostic);
+        self.file.diagnostics.last_mut().expect("just pushed")
+    }
+
+    fn read_root(&mut self, root: &Map<String, Value>) {
+        let top = JsonPath::root();
+        self.file.disable_all_hooks = self.bool_field(root, &top, "disableAllHooks");
+        self.file.allow_managed_hooks_only = self.bool_field(root, &top, "allowManagedHooksOnly");
+        self.file.allowed_http_hook_urls = self.string_list_field(root, &top, "allowedHttpHookUrls");
+        self.file.http_hook_allowed_env_vars = self.string_list_field(root, &top, "httpHookAllowedEnvVars");
+        match root.get("hooks") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(events)) => self.read_events(events, &top.key("hooks")),
+            Some(other) => {
+                let message = format!(
+                    "`hooks` must be an object of events, not a {}; no hooks used from this file",
+                    hookmux_sdk::json_kind(other)
+                );
+                self.error(top.key("hooks"), message);
+            }
+        }
+    }
+
+    fn bool_field(&mut self, obj: &Map<String, Value>, at: &JsonPath, key: &str) -> Option<bool> {
+        match obj.get(key)? {
+            Value::Bool(b) => Some(*b),
+            other => {
+                let message =
+                    format!("`{key}` must be true or false, not a {}; ignored", hookmux_sdk::json_kind(other));
+                self.error(at.key(key), message);
+                None
+            }
+        }
+    }
+
+    fn string_list_field(&mut self, obj: &Map<String, Value>, at: &JsonPath, key: &str) -> Option<Vec<String>> {
+        match obj.get(key)? {
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            }
+            other => {
+                let message = format!("`{key}` must be an array of strings, not {}; ignored", describe(other));
+                self.error(at.key(key), message);
+                None
+            }
+        }
+    }
+
+    fn read_events(&mut self, events: &Map<String, Value>, at: &JsonPath) {
+        for (name, value) in events {
+            let path = at.key(name);
+            let Some(event) = HookEvent::from_name(name) else {
+                let hint = match suggest_event(name) {
+                    Some(known) => format!("did you mean `{known}`? Event names are case-sensitive"),
+                    None => "see `hookmux hooks validate` for the list of events".to_string(),
+                };
+                let count = value.as_array().map(|groups| count_handlers(groups)).unwrap_or(0);
+                self.file.skipped += count;
+                self.error(path, format!("unknown hook event `{name}`; its hooks are skipped")).hint = Some(hint);
+                continue;
+            };
+            let Value::Array(groups) = value else {
+                let message = format!("`{name}` must be an array of matcher groups, not {}; skipped", describe(value));
+                self.error(path, message).hint =
+                    Some(format!(r#"write "{name}": [{{"matcher": "…", "hooks": [ … ]}}]"#));
+                continue;
+            };
+            let groups: Vec<Group> =
+                groups.iter().enumerate().filter_map(|(i, group)| self.read_group(group, path.index(i))).collect();
+            match self.file.hooks.iter_mut().find(|(e, _)| *e == event) {
+                Some((_, existing)) => existing.extend(groups),
+                None => self.file.hooks.push((event, groups)),
+            }
+        }
+    }
+
+    fn read_group(&mut self, value: &Value, path: JsonPath) -> Option<Group> {
+        let Value::Object(group) = value else {
+            self.error(path, format!("a matcher group must be an object, not {}; skipped", describe(value))).hint =
+                Some(r#"write {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}"#.to_string());
+            return None;
+        };
+        let matcher = match group.get("matcher") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(m)) => Some(m.clone()),
+            Some(other) => {
+                let count = group.get("hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+                self.file.skipped += count;
+                let message = format!("`matcher` must be a string, not {}; this group is skipped", describe(other));
+                self.error(path.key("matcher"), message).hint =
+                    Some(r#"list tools as one string: "Edit|Write""#.to_string());
+                return None;
+            }
+        };
+        let hooks = match group.get("hooks") {
+            Some(Value::Array(hooks)) => hooks,
+            Some(other) => {
+                let message =
+                    format!("`hooks` must be an array of handlers, not {}; this group is skipped", describe(other));
+                self.error(path.key("hooks"), message);
+                return None;
+            }
+            None => {
+                self.error(path.clone(), "a matcher group needs a `hooks` array; this group is skipped");
+                return None;
+            }
+        };
+        let hooks =
+            hooks.iter().enumerate().filter_map(|(i, hook)| self.read_hook(hook, path.key("hooks").index(i))).collect();
+        Some(Group { matcher, hooks, path })
+    }
+
+    fn read_hook(&mut self, value: &Value, path: JsonPath) -> Option<HookSpec> {
+        let result = parse_hook(value, &path);
+        match result {
+            Ok(spec) => {
+                self.file.kept += 1;
+                Some(spec)
+            }
+            Err((at, message, hint)) => {
+                self.file.skipped += 1;
+                let diagnostic = self.error(at, format!("{message}; this handler is skipped"));
+                diagnostic.hint = hint;
+                None
+            }
+        }
+    }
+}
+
+type HookError = (JsonPath, String, Option<String>);
+
+fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
+    let Value::Object(hook) = value else {
+        return Err((path.clone(), format!("a handler must be an object, not {}", describe(value)), None));
+    };
+    let fields = Fields { obj: hook, path };
+    let type_name = fields.required_string("type")?;
+    let kind = match type_name.as_str() {
+        "command" => HookKind::Command {
+            command: fields.required_string("command")?,
+            args: fields.optional_string_list("args")?,
+            shell: fields.optional_string("shell")?,
+            is_async: fields.optional_bool("async")?.unwrap_or(false),
+            async_rewake: fields.optional_bool("asyncRewake")?.unwrap_or(false),
+        },
+        "http" => HookKind::Http {
+            url: fields.required_string("url")?,
+            headers: fields.optional_string_map("headers")?.unwrap_or_default(),
+            allowed_env_vars: fields.optional_string_list("allowedEnvVars")?.unwrap_or_default(),
+        },
+        "mcp_tool" => HookKind::McpTool {
+            server: fields.required_string("server")?,
+            tool: fields.required_string("tool")?,
+            input: hook.get("input").cloned(),
+        },
+        "prompt" => {
+            HookKind::Prompt { prompt: fields.required_string("prompt")?, model: fields.optional_string("model")? }
+        }
+        "agent" => {
+            HookKind::Agent { prompt: fields.required_string("prompt")?, model: fields.optional_string("model")? }
+        }
+        other => {
+            return Err((
+                path.key("type"),
+                format!("unknown handler type `{other}`"),
+                Some("the types are command, http, mcp_tool, prompt and agent".to_string()),
+            ))
+        }
+    };
+    let timeout = match hook.get("timeout") {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => n.as_f64(),
+        Some(other) => {
+            return Err((
+                path.key("timeout"),
+                format!("`timeout` must be a positive number of seconds, not {}", describe(other)),
+                None,
+            ))
+        }
+    };
+    Ok(HookSpec {
+        kind,
+        if_rule: fields.optional_string("if")?,
+        timeout,
+        status_message: fields.optional_string("statusMessage")?,
+        once: fields.optional_bool("once")?.unwrap_or(false),
+        path: path.clone(),
+    })
+}
+
+struct Fields<'a> {
+    obj: &'a Map<String, Value>,
+    path: &'a JsonPath,
+}
+
+impl Fields<'_> {
+    fn required_string(&self, key: &str) -> Result<String, HookError> {
+        match self.obj.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+            Some(Value::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
+            Some(other) => {
+                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
+            }
+            None => Err((self.path.clone(), format!("the handler has no `{key}`"), None)),
+        }
+    }
+
+    fn optional_string(&self, key: &str) -> Result<Option<String>, HookError> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => {
+                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
+            }
+        }
+    }
+
+    fn optional_bool(&self, key: &str) -> Result<Option<bool>, HookError> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => {
+                Err((self.path.key(key), format!("`{key}` must be true or false, not {}", describe(other)), None))
+            }
+        }
+    }
+
+    fn optional_string_list(&self, key: &str) -> Result<Option<Vec<String>>, HookError> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    other => {
+                        Err((self.path.key(key).index(i), format!("must be a string, not {}", describe(other)), None))
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(other) => {
+                Err((self.path.key(key), format!("`{key}` must be an array of strings, not {}", describe(other)), None))
+            }
+        }
+    }
+
+    fn optional_string_map(&self, key: &str) -> Result<Option<BTreeMap<String, String>>, HookError> {
+        match self.obj.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Object(map)) => map
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::String(s) => Ok((k.clone(), s.clone())),
+                    other => {
+                        Err((self.path.key(key).key(k), format!("must be a string, not {}", describe(other)), None))
+                    }
+                })
+                .collect::<Result<BTreeMap<_, _>, _>>()
+                .map(Some),
+            Some(other) => {
+                Err((self.path.key(key), format!("`{key}` must be an object, not {}", describe(other)), None))
+            }
+        }
+    }
+}
+
+fn count_handlers(groups: &[Value]) -> usize {
+    groups.iter().filter_map(|g| g.get("hooks").and_then(Value::as_array)).map(Vec::len).sum()
+}
+
+/// The known event a misspelt name most likely meant: same letters ignoring case, or one edit away.
+pub fn suggest_event(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    HookEvent::ALL.iter().map(|e| e.as_str()).find(|known| known.to_ascii_lowercase() == lower).or_else(|| {
+        HookEvent::ALL
+            .iter()
+            .map(|e| e.as_str())
+            .map(|known| (edit_distance(&known.to_ascii_lowercase(), &lower), known))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+            .map(|(_, known)| known)
+    })
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb)).min(row[j] + 1).min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}
+
+/// "an object", "the number 5000", … for messages.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {}", Value::from(s.as_str())),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,278 @@
+//! The one path from events to a verdict that every host takes: discover and load the settings,
+//! plan each event, run the plans, classify and combine every result.
+//!
+//! dispatch never blocks the host because of its own trouble: an unreadable settings file or a
+//! handler it cannot run becomes a [`Notice`] for the user; the hooks that can run still run.
+//! What it will not do at all (a nested dispatch, an event that is no hook event) is a
+//! [`NotRun`], which each host answers in its own way.
+
+use crate::engine::config::settings::SettingsFile;
+use crate::engine::config::sources::{self, Discovery, Sources};
+use crate::engine::execute::builtin::hook_cwd;
+use crate::engine::execute::http::HttpPolicy;
+use crate::engine::execute::process::CAPTURE_CAP;
+use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_MARKER};
+use crate::engine::notice::{Notice, Stream, Teller};
+use crate::engine::select::plan::{self, Plan, PlanOptions};
+use crate::engine::verdict::combine::{self, Combined, Labelled};
+use crate::engine::verdict::outcome::{self, Outcome};
+use hookmux_sdk::{Env, Event, HookEvent};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long dispatch waits, after answering is ready, for detached (`async`) hooks to receive
+/// their input.
+const DETACHED_STDIN_WAIT: Duration = Duration::from_secs(1);
+
+#[derive(Clone, Debug, Default)]
+pub struct DispatchOptions {
+    /// `--settings` files: when given, the only sources.
+    pub settings: Vec<PathBuf>,
+}
+
+/// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
+pub struct World {
+    pub env: Env,
+    pub cwd: PathBuf,
+}
+
+/// Why dispatch ran nothing at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotRun {
+    /// Started by a hook of a dispatch for the same session: the outer one answers.
+    #[error("a dispatch started by a hook of a dispatch for the same session runs nothing")]
+    Nested,
+    /// The host adapter mapped its event to no Claude event.
+    #[error("no hook event to run")]
+    NoEvent,
+    /// The event is not one hooks are configured for (`hook_event_name` missing or unknown).
+    #[error("{0}")]
+    NotAHookEvent(String),
+}
+
+/// How one planned handler went, for callers that show it (`dry-run --exec`).
+#[derive(Clone, Debug)]
+pub struct HandlerRun {
+    /// `None`: not run, killed by a signal, or timed out.
+    pub exit_code: Option<i32>,
+    pub wall: Duration,
+    /// `None` when the handler was not run or was started in the background (see `note`).
+    pub outcome: Option<Outcome>,
+    pub note: Option<String>,
+}
+
+/// The one verdict for a host event, in Claude Code's terms, for a host encoder to translate.
+pub struct Verdict {
+    /// The Claude event the host event was mapped to (the first, when there were several).
+    pub kind: HookEvent,
+    /// Every handler's outcome folded into one; `notices` starts with dispatch's own.
+    pub combined: Combined,
+    /// Plain stdout of every handler that answered with text, in configured order: hosts that
+    /// read it where Claude Code drops it from the model (PreCompact instructions) need it.
+    pub plain: Vec<String>,
+    /// One per planned handler, in plan order.
+    pub runs: Vec<HandlerRun>,
+}
+
+/// The settings and the project one dispatch works with, found from its first event.
+pub struct Setup {
+    pub sources: Sources,
+    pub project_root: PathBuf,
+    pub plan_options: PlanOptions,
+}
+
+impl Setup {
+    /// Discovers and loads the settings for `event`.
+    pub fn discover(event: &Event, world: &World, options: &DispatchOptions) -> Setup {
+        let discovery = Discovery::new(&world.env, event, options.settings.clone());
+        let sources = Sources::load(&discovery);
+        let project_root = project_root_for(&world.env, event, &world.cwd);
+        let plan_options = PlanOptions {
+            project_root: project_root.clone(),
+            home: world.env.path("HOME"),
+            session_end_budget: world
+                .env
+                .get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")
+                .and_then(|ms| ms.trim().parse::<u64>().ok())
+                .map(Duration::from_millis),
+        };
+        Setup { sources, project_root, plan_options }
+    }
+}
+
+/// Runs the Claude hooks for the events a host mapped from one host event, and folds every
+/// outcome into one verdict. One host event may stand for several Claude ones (a Codex patch that
+/// touches three files is three Claude edits); all are planned with the same settings, and their
+/// outcomes are combined as if they were one event's handlers, so that any deny wins.
+pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> Result<Verdict, NotRun> {
+    let first = events.first().ok_or(NotRun::NoEvent)?;
+    if world.env.get(DISPATCH_MARKER).is_some_and(|marker| marker == first.session_id().unwrap_or("-")) {
+        return Err(NotRun::Nested);
+    }
+    let setup = Setup::discover(first, world, options);
+    let plans: Vec<Plan<'_>> =
+        events.iter().map(|event| plan::plan(event, &setup.sources, &setup.plan_options)).collect();
+    let planned: Vec<(&Event, &Plan<'_>)> = events.iter().zip(&plans).collect();
+    run_plans(&planned, &setup, world, false)
+}
+
+/// Runs plans already made (by [`dispatch`], or by `dry-run --exec`, which shows them first)
+/// and folds their outcomes into one verdict. `dry`: built-ins write no state, and every notice
+/// is told (a dry run writes no markers).
+pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, dry: bool) -> Result<Verdict, NotRun> {
+    let (first, _) = planned.first().ok_or(NotRun::NoEvent)?;
+    if let Some((_, plan)) = planned.iter().find(|(_, plan)| plan.event.is_none()) {
+        return Err(NotRun::NotAHookEvent(plan.problem.clone().unwrap_or_default()));
+    }
+    let teller = Teller::new(&world.env, first.session_id(), dry);
+    let mut run = Collected {
+        dry,
+        notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&Notice::Settings(d.clone()))).collect(),
+        ..Collected::default()
+    };
+    let mut kind = None;
+    let mut hook_name = String::new();
+    for (event, plan) in planned {
+        kind = kind.or(plan.event);
+        if hook_name.is_empty() {
+            hook_name = plan.hook_name();
+        }
+        run.collect(event, plan, setup, world, &teller);
+    }
+    let kind = kind.ok_or(NotRun::NoEvent)?;
+    let labelled = run.labelled();
+    let mut combined = combine::combine(kind, &hook_name, &labelled);
+    combined.notices.splice(0..0, run.notices.clone());
+    let plain = labelled
+        .iter()
+        .filter_map(|l| match l.outcome {
+            Outcome::Answered { plain: Some(text), .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    wait_for_detached(std::mem::take(&mut run.detached));
+    Ok(Verdict { kind, combined, plain, runs: run.runs })
+}
+
+/// What the handlers of one or more plans gave, in plan order, before they are combined.
+#[derive(Default)]
+struct Collected {
+    dry: bool,
+    labels: Vec<String>,
+    runs: Vec<HandlerRun>,
+    /// dispatch's own notices, as told.
+    notices: Vec<String>,
+    detached: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Collected {
+    /// Runs one plan's handlers and appends their outcomes.
+    fn collect(&mut self, event: &Event, plan: &Plan<'_>, setup: &Setup, world: &World, teller: &Teller<'_>) {
+        let Some(kind) = plan.event else { return };
+        if plan.handlers.is_empty() {
+            return;
+        }
+        let cwd = hook_cwd(event, Some(&setup.project_root), &world.cwd);
+        let cx = RunContext::new(
+            Arc::new(event.clone()),
+            &world.env,
+            setup.project_root.clone(),
+            cwd,
+            http_policy(&setup.sources),
+            self.dry,
+        );
+        let (results, writers) = run::run_plan(plan, &Arc::new(cx));
+        self.detached.extend(writers);
+        for (planned, ran) in plan.handlers.iter().zip(results) {
+            let label = planned.origin.spec.kind.label();
+            let run = match ran {
+                Ran::Finished(raw) => {
+                    for (stream, bytes) in [(Stream::Stdout, raw.stdout_dropped), (Stream::Stderr, raw.stderr_dropped)]
+                    {
+                        if bytes > 0 {
+                            let notice = Notice::OutputDropped {
+                                label: label.clone(),
+                                stream,
+                                bytes,
+                                kept_mib: CAPTURE_CAP >> 20,
+                            };
+                            self.notices.extend(teller.tell(&notice));
+                        }
+                    }
+                    HandlerRun {
+                        exit_code: raw.exit_code,
+                        wall: raw.wall,
+                        outcome: Some(outcome::classify(&raw, kind, &label, planned.timeout)),
+                        note: None,
+                    }
+                }
+                Ran::Detached => HandlerRun {
+                    exit_code: None,
+                    wall: Duration::ZERO,
+                    outcome: None,
+                    note: Some("started in the background; not waited for".to_string()),
+                },
+                Ran::Skipped(why) => {
+                    let notice =
+                        Notice::NotRun { label: label.clone(), origin: planned.origin.describe(), why: why.clone() };
+                    self.notices.extend(teller.tell(&notice));
+                    HandlerRun {
+                        exit_code: None,
+                        wall: Duration::ZERO,
+                        outcome: None,
+                        note: Some(format!("not run: {why}")),
+                    }
+                }
+            };
+            self.labels.push(label);
+            self.runs.push(run);
+        }
+    }
+
+    fn labelled(&self) -> Vec<Labelled<'_>> {
+        self.labels
+            .iter()
+            .zip(&self.runs)
+            .filter_map(|(label, run)| run.outcome.as_ref().map(|outcome| Labelled { label, outcome }))
+            .collect()
+    }
+}
+
+/// The project root dispatch uses for `event`: `$CLAUDE_PROJECT_DIR`, else the event's `cwd`,
+/// else `cwd`.
+pub fn project_root_for(env: &Env, event: &Event, cwd: &Path) -> PathBuf {
+    sources::project_root(env, event).unwrap_or_else(|| cwd.to_path_buf())
+}
+
+fn http_policy(sources: &Sources) -> HttpPolicy {
+    let merge = |pick: fn(&SettingsFile) -> Option<&Vec<String>>| {
+        let lists: Vec<&Vec<String>> = sources.files.iter().filter(|f| f.is_usable()).filter_map(pick).collect();
+        if lists.is_empty() {
+            return None;
+        }
+        let mut merged: Vec<String> = Vec::new();
+        for item in lists.into_iter().flatten() {
+            if !merged.contains(item) {
+                merged.push(item.clone());
+            }
+        }
+        Some(merged)
+    };
+    HttpPolicy {
+        allowed_urls: merge(|f| f.allowed_http_hook_urls.as_ref()),
+        allowed_env_vars: merge(|f| f.http_hook_allowed_env_vars.as_ref()),
+    }
+}
+
+fn wait_for_detached(writers: Vec<std::thread::JoinHandle<()>>) {
+    if writers.is_empty() {
+        return;
+    }
+    let deadline = std::time::Instant::now() + DETACHED_STDIN_WAIT;
+    for writer in writers {
+        while !writer.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}

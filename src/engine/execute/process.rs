@@ -1,0 +1,200 @@
+//! One hook process: spawned in its own session, fed the event, captured up to a cap, and on
+//! timeout terminated with its whole process group (SIGTERM, a grace period, then SIGKILL).
+
+use crate::engine::execute::RawOutput;
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use wait_timeout::ChildExt;
+
+/// At most this much of a hook's stdout and of its stderr is kept; the rest is read, counted and
+/// dropped, so a hook that prints gigabytes costs time but not memory.
+pub const CAPTURE_CAP: usize = 1 << 20;
+
+/// Between SIGTERM and SIGKILL for a hook that overran its timeout.
+pub const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// After a hook exits, how long its output pipes may stay open (a background grandchild holding
+/// them) before hookmux stops reading and calls the capture unterminated, as Claude Code does
+/// after a quiet window of about this length. What the hook wrote before exiting is read well
+/// within it.
+pub const QUIET_WINDOW: Duration = Duration::from_millis(300);
+
+/// What to start.
+#[derive(Clone, Debug)]
+pub struct ProcessSpec {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    /// The complete environment of the child.
+    pub env: Vec<(OsString, OsString)>,
+    pub cwd: PathBuf,
+    pub stdin: Arc<[u8]>,
+    pub timeout: Duration,
+}
+
+impl ProcessSpec {
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.cwd)
+            .stdin(Stdio::piped());
+        // A session of its own: a process group hookmux can signal as a whole, and no
+        // controlling terminal (as Claude Code runs hooks).
+        // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command
+    }
+
+    fn label(&self) -> String {
+        self.program.to_string_lossy().into_owned()
+    }
+}
+
+/// Runs a process to completion (or timeout) and returns what it printed and how it ended.
+pub fn run(spec: &ProcessSpec) -> RawOutput {
+    let started = Instant::now();
+    let mut command = spec.command();
+    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(err) => return RawOutput::failure(format!("cannot start `{}`: {err}", spec.label())),
+    };
+    feed_stdin(&mut child, spec.stdin.clone());
+    let stdout = Capture::start(child.stdout.take());
+    let stderr = Capture::start(child.stderr.take());
+
+    let (status, timed_out) = wait_or_kill(&mut child, spec.timeout);
+    let exited = Instant::now();
+    let (stdout, stdout_dropped, stdout_ended) = stdout.finish(exited + QUIET_WINDOW);
+    let (stderr, stderr_dropped, stderr_ended) = stderr.finish(exited + QUIET_WINDOW);
+    RawOutput {
+        stdout,
+        stderr,
+        exit_code: status.and_then(|s| s.code()),
+        timed_out,
+        unterminated: !(timed_out || (stdout_ended && stderr_ended)),
+        stdout_dropped,
+        stderr_dropped,
+        wall: started.elapsed(),
+    }
+}
+
+/// Starts a process that is not waited for (`async: true` hooks): stdout and stderr go nowhere,
+/// the event is written to its stdin from a background thread. Returns that thread, which the
+/// caller may join (bounded) before exiting so that the event is delivered.
+pub fn start_detached(spec: &ProcessSpec) -> Result<std::thread::JoinHandle<()>, String> {
+    let mut command = spec.command();
+    command.stdout(Stdio::null()).stderr(Stdio::null());
+    let mut child = command.spawn().map_err(|err| format!("cannot start `{}`: {err}", spec.label()))?;
+    let stdin = child.stdin.take();
+    let data = spec.stdin.clone();
+    Ok(std::thread::spawn(move || {
+        if let Some(mut stdin) = stdin {
+            let _ = stdin.write_all(&data);
+        }
+        // The child is reaped by init once hookmux exits; nothing here waits for it.
+        drop(child);
+    }))
+}
+
+fn feed_stdin(child: &mut Child, data: Arc<[u8]>) {
+    if let Some(mut stdin) = child.stdin.take() {
+        // A hook that exits without reading its input is not an error (EPIPE is ignored).
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
+    }
+}
+
+fn wait_or_kill(child: &mut Child, timeout: Duration) -> (Option<ExitStatus>, bool) {
+    match child.wait_timeout(timeout) {
+        Ok(Some(status)) => (Some(status), false),
+        Ok(None) | Err(_) => {
+            let group = child.id() as libc::pid_t;
+            signal_group(group, libc::SIGTERM);
+            let status = match child.wait_timeout(KILL_GRACE) {
+                Ok(Some(status)) => Some(status),
+                _ => {
+                    signal_group(group, libc::SIGKILL);
+                    child.wait().ok()
+                }
+            };
+            // Whatever else is left in the group (a child that ignored SIGTERM) goes too.
+            signal_group(group, libc::SIGKILL);
+            (status, true)
+        }
+    }
+}
+
+fn signal_group(group: libc::pid_t, signal: libc::c_int) {
+    // SAFETY: killpg only sends a signal; a group that is already gone gives ESRCH, ignored.
+    unsafe {
+        libc::killpg(group, signal);
+    }
+}
+
+/// Reads one pipe on a thread into a capped buffer.
+struct Capture {
+    buffer: Arc<Mutex<Captured>>,
+    done: Option<Receiver<()>>,
+}
+
+#[derive(Default)]
+struct Captured {
+    data: Vec<u8>,
+    dropped: u64,
+}
+
+impl Capture {
+    fn start(pipe: Option<impl Read + Send + 'static>) -> Capture {
+        let buffer = Arc::new(Mutex::new(Captured::default()));
+        let Some(mut pipe) = pipe else { return Capture { buffer, done: None } };
+        let (tx, rx) = mpsc::channel();
+        let shared = buffer.clone();
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 64 * 1024];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let mut captured = shared.lock().unwrap_or_else(|p| p.into_inner());
+                        let room = CAPTURE_CAP.saturating_sub(captured.data.len());
+                        let keep = room.min(n);
+                        captured.data.extend_from_slice(&chunk[..keep]);
+                        captured.dropped += (n - keep) as u64;
+                    }
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            let _ = tx.send(());
+        });
+        Capture { buffer, done: Some(rx) }
+    }
+
+    /// Waits until `deadline` at most for the pipe to close, then takes what was read, and
+    /// whether the pipe ended.
+    fn finish(self, deadline: Instant) -> (Vec<u8>, u64, bool) {
+        let ended = match &self.done {
+            Some(done) => done.recv_timeout(deadline.saturating_duration_since(Instant::now())).is_ok(),
+            None => true,
+        };
+        let mut captured = self.buffer.lock().unwrap_or_else(|p| p.into_inner());
+        (std::mem::take(&mut captured.data), captured.dropped, ended)
+    }
+}

@@ -1,0 +1,353 @@
+//! Running a plan: every handler at once, each with its own timeout. Commands are processes
+//! (shell form through `sh -c`, exec form when `args` is given), built-ins are called
+//! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
+//! not waited for.
+
+use crate::engine::config::settings::HookKind;
+use crate::engine::execute::builtin::{self, Invocation};
+use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
+use crate::engine::execute::process::{self, ProcessSpec};
+use crate::engine::execute::RawOutput;
+use crate::engine::select::plan::{Plan, Planned, Runner};
+use hookmux_sdk::{Env, Event, Registry};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Set in every child's environment; a `hookmux dispatch` that finds it holding the session id of
+/// the event it is given was started by a hook of a dispatch for that same session, and answers
+/// nothing.
+pub const DISPATCH_MARKER: &str = "HOOKMUX_DISPATCH_SESSION";
+
+/// Set to `1` in children's environment under `dry-run --exec`: a spawned `hookmux run` then
+/// writes no state either.
+pub const DRY_RUN_MARKER: &str = "HOOKMUX_DRY_RUN";
+
+/// Everything handlers share for one event.
+pub struct RunContext {
+    pub event: Arc<Event>,
+    /// Compact event JSON plus `\n`: every child's stdin.
+    pub stdin: Arc<[u8]>,
+    /// The environment children get (the host's, plus `CLAUDE_PROJECT_DIR`,
+    /// `CLAUDE_CODE_SESSION_ID` and the dispatch marker).
+    pub env: Arc<Env>,
+    pub cwd: PathBuf,
+    pub project_root: PathBuf,
+    pub http: HttpPolicy,
+    /// Built-ins write no state (dry-run `--exec`).
+    pub dry: bool,
+}
+
+impl RunContext {
+    pub fn new(
+        event: Arc<Event>,
+        host_env: &Env,
+        project_root: PathBuf,
+        cwd: PathBuf,
+        http: HttpPolicy,
+        dry: bool,
+    ) -> RunContext {
+        let mut env = host_env.clone();
+        if dry {
+            env.set(DRY_RUN_MARKER, "1");
+        }
+        env.set("CLAUDE_PROJECT_DIR", project_root.as_os_str());
+        let session = event.session_id().unwrap_or_default().to_string();
+        if !session.is_empty() {
+            env.set("CLAUDE_CODE_SESSION_ID", &session);
+        }
+        env.set(DISPATCH_MARKER, if session.is_empty() { "-" } else { &session });
+        let mut stdin = event.to_compact_json().into_bytes();
+        stdin.push(b'\n');
+        RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry }
+    }
+}
+
+/// How one planned handler ended.
+#[derive(Debug)]
+pub enum Ran {
+    /// It ran; here is what it produced.
+    Finished(RawOutput),
+    /// Started in the background (`async: true`).
+    Detached,
+    /// Not run, and why.
+    Skipped(String),
+}
+
+/// Runs every handler of the plan in parallel; results come back in plan order. Background
+/// writers for detached handlers are returned so the caller can let them finish.
+///
+/// Each handler gets one thread. A process enforces its own timeout (and kills its group); a
+/// built-in cannot be killed, so the collecting thread stops waiting for it at its deadline and
+/// leaves it to finish on its own: the process exits after answering anyway.
+pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHandle<()>>) {
+    let mut results: Vec<Option<Ran>> = (0..plan.handlers.len()).map(|_| None).collect();
+    let mut detached = Vec::new();
+    let mut deadlines: Vec<(usize, Instant)> = Vec::new();
+    let (tx, rx) = mpsc::channel::<(usize, Ran)>();
+    let started = Instant::now();
+    for (index, planned) in plan.handlers.iter().enumerate() {
+        match &planned.runner {
+            Runner::Detached => {
+                results[index] =
+                    Some(match process_spec(planned, cx).and_then(|spec| process::start_detached(&spec)) {
+                        Ok(writer) => {
+                            detached.push(writer);
+                            Ran::Detached
+                        }
+                        Err(why) => Ran::Finished(RawOutput::failure(why)),
+                    });
+            }
+            Runner::NotRunnable(kind) => {
+                results[index] = Some(Ran::Skipped(format!(
+                    "a `{kind}` handler needs the host's model or MCP client; hookmux dispatch does not run it \
+                     (keep it in the host's own settings)"
+                )));
+            }
+            _ => {
+                let job = Job::new(planned, cx);
+                if matches!(planned.runner, Runner::Builtin(_)) {
+                    deadlines.push((index, started + planned.timeout));
+                }
+                let tx = tx.clone();
+                let spawned = std::thread::Builder::new().spawn(move || {
+                    let _ = tx.send((index, job.run()));
+                });
+                if let Err(err) = spawned {
+                    results[index] =
+                        Some(Ran::Finished(RawOutput::failure(format!("hookmux: cannot start a thread: {err}"))));
+                }
+            }
+        }
+    }
+    drop(tx);
+    while results.iter().any(Option::is_none) {
+        let pending_deadline = deadlines.iter().filter(|(i, _)| results[*i].is_none()).map(|(_, at)| *at).min();
+        let received = match pending_deadline {
+            Some(at) => rx.recv_timeout(at.saturating_duration_since(Instant::now())),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok((index, ran)) => results[index] = Some(ran),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                for (index, at) in &deadlines {
+                    if results[*index].is_none() && *at <= now {
+                        results[*index] = Some(Ran::Finished(RawOutput {
+                            timed_out: true,
+                            wall: now - started,
+                            ..RawOutput::default()
+                        }));
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let results = results
+        .into_iter()
+        .map(|ran| ran.unwrap_or_else(|| Ran::Finished(RawOutput::failure("hookmux: the handler's runner crashed"))))
+        .collect();
+    (results, detached)
+}
+
+/// One handler's work, owned so that it can run on a thread that may outlive the plan.
+enum Job {
+    Builtin {
+        handler: &'static dyn hookmux_sdk::Handler,
+        args: Vec<String>,
+        invocation: Invocation,
+    },
+    Process(ProcessSpec),
+    Http {
+        url: String,
+        headers: std::collections::BTreeMap<String, String>,
+        allowed_env_vars: Vec<String>,
+        timeout: Duration,
+        cx: Arc<RunContext>,
+    },
+    Skip(String),
+    Fail(String),
+}
+
+impl Job {
+    fn new(planned: &Planned<'_>, cx: &Arc<RunContext>) -> Job {
+        match (&planned.runner, &planned.origin.spec.kind) {
+            (Runner::Builtin(call), _) => match Registry::global().ok().and_then(|r| r.get(&call.name)) {
+                Some(handler) => Job::Builtin { handler, args: call.args.clone(), invocation: invocation(cx) },
+                None => Job::Fail(format!("hookmux: no handler named `{}`", call.name)),
+            },
+            (Runner::Http, HookKind::Http { url, headers, allowed_env_vars }) => match cx.http.refusal(url) {
+                Some(refusal) => Job::Skip(refusal),
+                None => Job::Http {
+                    url: url.clone(),
+                    headers: headers.clone(),
+                    allowed_env_vars: allowed_env_vars.clone(),
+                    timeout: planned.timeout,
+                    cx: cx.clone(),
+                },
+            },
+            (_, HookKind::Command { .. }) => match process_spec(planned, cx) {
+                Ok(spec) => Job::Process(spec),
+                Err(why) => Job::Fail(why),
+            },
+            _ => Job::Skip("nothing to run".to_string()),
+        }
+    }
+
+    fn run(self) -> Ran {
+        match self {
+            Job::Builtin { handler, args, invocation } => {
+                let started = Instant::now();
+                let mut output = builtin::call(handler, &args, &invocation);
+                output.wall = started.elapsed();
+                Ran::Finished(output)
+            }
+            Job::Process(spec) => Ran::Finished(process::run(&spec)),
+            Job::Http { url, headers, allowed_env_vars, timeout, cx } => {
+                let call = HttpCall {
+                    url: &url,
+                    headers: &headers,
+                    allowed_env_vars: &allowed_env_vars,
+                    body: &cx.stdin,
+                    timeout,
+                };
+                Ran::Finished(http::post(&call, &cx.http, &cx.env))
+            }
+            Job::Skip(why) => Ran::Skipped(why),
+            Job::Fail(why) => Ran::Finished(RawOutput::failure(why)),
+        }
+    }
+}
+
+fn invocation(cx: &RunContext) -> Invocation {
+    Invocation {
+        event: cx.event.clone(),
+        env: cx.env.clone(),
+        cwd: cx.cwd.clone(),
+        project_root: cx.project_root.clone(),
+        dry: cx.dry,
+    }
+}
+
+/// The process for a command handler: `sh -c` for the shell form (wrapped by
+/// `CLAUDE_CODE_SHELL_PREFIX` when set), `pwsh` for `shell: "powershell"`, the program itself
+/// for the exec form, with `${VAR}` placeholders substituted in the exec form's words.
+fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, String> {
+    let HookKind::Command { command, args, shell, .. } = &planned.origin.spec.kind else {
+        return Err("not a command handler".to_string());
+    };
+    let (program, argv): (OsString, Vec<OsString>) = match args {
+        Some(args) => {
+            (substitute(command, &cx.env).into(), args.iter().map(|arg| substitute(arg, &cx.env).into()).collect())
+        }
+        None if shell.as_deref() == Some("powershell") => (
+            "pwsh".into(),
+            ["-NoProfile", "-NonInteractive", "-Command", command.as_str()].map(OsString::from).to_vec(),
+        ),
+        None => {
+            let script = match cx.env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
+                Some(prefix) => format!("{prefix} {}", shell_quote(command)),
+                None => command.clone(),
+            };
+            ("/bin/sh".into(), vec!["-c".into(), script.into()])
+        }
+    };
+    Ok(ProcessSpec {
+        program,
+        args: argv,
+        env: cx.env.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        cwd: cx.cwd.clone(),
+        stdin: cx.stdin.clone(),
+        timeout: planned.timeout,
+    })
+}
+
+/// `${NAME}` → the variable's value (empty when unset); everything else is literal.
+fn substitute(text: &str, env: &Env) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        match after.find('}') {
+            Some(end) => {
+                out.push_str(env.get(&after[..end]).unwrap_or_default());
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push_str(&rest[start..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::select::builtin::BuiltinCall;
+    use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
+
+    /// A built-in that takes longer than its timeout.
+    struct Sleeper;
+    static SLEEPER: HandlerInfo = HandlerInfo {
+        name: "test-sleeper",
+        description: "sleeps 3 s, then denies",
+        events: &[HookEvent::PreToolUse],
+        matcher: None,
+        options: &[],
+    };
+    impl Handler for Sleeper {
+        fn info(&self) -> &'static HandlerInfo {
+            &SLEEPER
+        }
+        fn handle(&self, _cx: &Context) -> anyhow::Result<Answer> {
+            std::thread::sleep(Duration::from_secs(3));
+            Ok(Answer::deny("too late"))
+        }
+    }
+    register_handler!(Sleeper);
+
+    #[test]
+    fn a_built_in_that_overruns_gives_no_decision() {
+        let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
+        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), false);
+        let settings = crate::engine::config::settings::SettingsFile::parse(
+            std::path::Path::new("s.json"),
+            crate::engine::config::settings::Scope::Flag,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "hookmux run test-sleeper", "timeout": 0.1},
+                {"type": "command", "command": "hookmux run protect-paths"}
+            ]}]}}"#,
+        );
+        let sources = crate::engine::config::sources::Sources::from_files(vec![settings]);
+        let plan = crate::engine::select::plan::plan(
+            &cx.event,
+            &sources,
+            &crate::engine::select::plan::PlanOptions::default(),
+        );
+        assert_eq!(plan.handlers[0].runner, Runner::Builtin(BuiltinCall { name: "test-sleeper".into(), args: vec![] }));
+        let (results, _) = run_plan(&plan, &Arc::new(cx));
+        // Had the collector waited for the sleeper, its deny would be here.
+        assert!(matches!(&results[0], Ran::Finished(output) if output.timed_out && output.stdout.is_empty()));
+        assert!(matches!(&results[1], Ran::Finished(output) if output.exit_code == Some(0)));
+    }
+
+    #[test]
+    fn exec_form_placeholders() {
+        let env: Env = [("CLAUDE_PROJECT_DIR", "/p q"), ("X", "1")].into_iter().collect();
+        assert_eq!(substitute("${CLAUDE_PROJECT_DIR}/hooks/a.sh", &env), "/p q/hooks/a.sh");
+        assert_eq!(substitute("$X ${X}${MISSING} ${open", &env), "$X 1 ${open");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+}

@@ -1,0 +1,123 @@
+//! dispatch's own problems, told to the user: a settings file it could not read, a handler it
+//! could not run, output it had to drop. Each is a [`Notice`], worded in one place, and most are
+//! told once per session rather than on every event.
+
+use crate::engine::config::diagnostic::Diagnostic;
+use hookmux_sdk::Env;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One problem of dispatch's own, for the user (never the model).
+#[derive(Clone, Debug)]
+pub enum Notice {
+    /// A settings file is missing, unreadable or wrong in part; what could be read still runs.
+    Settings(Diagnostic),
+    /// A handler wrote more than dispatch keeps of one stream.
+    OutputDropped { label: String, stream: Stream, bytes: u64, kept_mib: usize },
+    /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
+    NotRun { label: String, origin: String, why: String },
+}
+
+/// Which output stream of a handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+impl fmt::Display for Stream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stream::Stdout => "stdout",
+            Stream::Stderr => "stderr",
+        })
+    }
+}
+
+impl Notice {
+    /// Told every time, even within one session: output lost on this very event.
+    fn is_per_event(&self) -> bool {
+        matches!(self, Notice::OutputDropped { .. })
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::Settings(diagnostic) => write!(f, "hookmux: {diagnostic}"),
+            Notice::OutputDropped { label, stream, bytes, kept_mib } => {
+                write!(f, "hookmux: [{label}] wrote {bytes} bytes of {stream} past the {kept_mib} MiB kept; they were dropped")
+            }
+            Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),
+        }
+    }
+}
+
+/// Decides which notices to tell: all of them in a dry run (which writes nothing), else each
+/// once per session.
+pub struct Teller<'a> {
+    env: &'a Env,
+    session: Option<&'a str>,
+    dry: bool,
+}
+
+impl<'a> Teller<'a> {
+    pub fn new(env: &'a Env, session: Option<&'a str>, dry: bool) -> Teller<'a> {
+        Teller { env, session, dry }
+    }
+
+    /// The notice's text when it is to be told now.
+    pub fn tell(&self, notice: &Notice) -> Option<String> {
+        let text = notice.to_string();
+        (self.dry || notice.is_per_event() || first_report(self.env, self.session, &text)).then_some(text)
+    }
+}
+
+/// How long a once-per-session marker is kept: a session resumed later is told again.
+const NOTICE_MARKER_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Reports a problem of dispatch's own once per session rather than on every event: a marker
+/// file per (session, message) under `$TMPDIR/hookmux-notices-<uid>/`. Without a session, or
+/// when the marker cannot be written, it is always reported. Each new marker clears the
+/// folder of markers older than [`NOTICE_MARKER_AGE`], so it stays as small as the problems of
+/// the last week.
+fn first_report(env: &Env, session: Option<&str>, text: &str) -> bool {
+    let Some(session) = session.filter(|s| !s.is_empty()) else { return true };
+    let safe_session: String = session.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let dir = tmp.join(format!("hookmux-notices-{uid}"));
+    let marker = dir.join(format!("{safe_session}-{:016x}", hasher.finish()));
+    if std::fs::create_dir_all(&dir).is_err() {
+        return true;
+    }
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&marker) {
+        Ok(_) => {
+            prune_markers(&dir, &marker);
+            true
+        }
+        Err(err) => err.kind() != std::io::ErrorKind::AlreadyExists,
+    }
+}
+
+/// Removes the markers in `dir` last changed more than [`NOTICE_MARKER_AGE`] ago, except `keep`.
+/// Best effort: a marker that cannot be read or removed stays.
+fn prune_markers(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let old = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|modified| now.duration_since(modified).is_ok_and(|age| age > NOTICE_MARKER_AGE));
+        if old && path != keep {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}

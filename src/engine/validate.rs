@@ -1,0 +1,435 @@
+//! `hookmux hooks validate`: every problem in the settings files, beyond what reading them finds,
+//! each with its file, JSON path and a hint.
+//!
+//! Errors are what makes a hook silently misbehave: a matcher regex that does not compile, a
+//! timeout written in milliseconds, a command that points at a missing or non-executable file,
+//! a `hookmux run` of an unknown handler or option, an `if` rule that cannot be read. Warnings
+//! are what is legal but probably not meant: an exact matcher that can never match, a matcher
+//! on an event that ignores matchers, `if` on an event that never evaluates it, handlers
+//! `dispatch` cannot run.
+
+use crate::engine::config::diagnostic::{Diagnostic, Severity};
+use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile};
+use crate::engine::config::sources::Sources;
+use crate::engine::select::matcher::Matcher;
+use crate::engine::select::rule::Rule;
+use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// A timeout above this many seconds is almost certainly milliseconds.
+const MAX_SENSIBLE_TIMEOUT: f64 = 3600.0;
+
+/// Tool names Claude Code 2.1.328 uses (those sent to the model, the deferred ones it loads on
+/// demand, and the legacy names matchers still accept).
+const KNOWN_TOOLS: &[&str] = &[
+    "Agent",
+    "AskUserQuestion",
+    "Bash",
+    "BashOutput",
+    "Edit",
+    "EnterPlanMode",
+    "ExitPlanMode",
+    "Glob",
+    "Grep",
+    "KillShell",
+    "LS",
+    "ListAgents",
+    "ListMcpResourcesTool",
+    "MultiEdit",
+    "NotebookEdit",
+    "NotebookRead",
+    "PowerShell",
+    "Read",
+    "ReadMcpResourceTool",
+    "ReportFindings",
+    "ScheduleWakeup",
+    "SendMessage",
+    "Skill",
+    "SlashCommand",
+    "Task",
+    "TaskCreate",
+    "TaskGet",
+    "TaskList",
+    "TaskOutput",
+    "TaskStop",
+    "TaskUpdate",
+    "TodoWrite",
+    "ToolSearch",
+    "WebFetch",
+    "WebSearch",
+    "Workflow",
+    "Write",
+];
+
+/// The values an event's match field can take, where the host fixes them.
+fn known_values(event: HookEvent) -> Option<&'static [&'static str]> {
+    use HookEvent::*;
+    Some(match event {
+        SessionStart => &["startup", "resume", "clear", "compact", "fork"],
+        Setup => &["init", "maintenance"],
+        PreCompact | PostCompact => &["manual", "auto"],
+        SessionEnd => &["clear", "resume", "logout", "prompt_input_exit", "other"],
+        Notification => &[
+            "permission_prompt",
+            "idle_prompt",
+            "auth_success",
+            "elicitation_dialog",
+            "elicitation_url_dialog",
+            "elicitation_complete",
+            "elicitation_response",
+            "agent_needs_input",
+            "agent_completed",
+        ],
+        StopFailure => &[
+            "rate_limit",
+            "overloaded",
+            "authentication_failed",
+            "oauth_org_not_allowed",
+            "billing_error",
+            "invalid_request",
+            "model_not_found",
+            "server_error",
+            "max_output_tokens",
+            "unknown",
+        ],
+        ConfigChange => &["user_settings", "project_settings", "local_settings", "policy_settings", "skills"],
+        InstructionsLoaded => &["session_start", "nested_traversal", "path_glob_match", "include", "compact"],
+        DirectoryAdded => &["slash_command", "register_repo_root"],
+        _ => return None,
+    })
+}
+
+/// What the checks need to know about the machine.
+pub struct Context<'a> {
+    pub project_root: &'a Path,
+    pub home: Option<&'a Path>,
+    pub registry: Option<&'a Registry>,
+}
+
+/// Every diagnostic for every file: what reading found, then the deeper checks.
+pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for file in &sources.files {
+        out.extend(file.diagnostics.iter().cloned());
+        if file.is_usable() {
+            check_file(file, cx, &mut out);
+        }
+    }
+    out
+}
+
+fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (event, groups) in &file.hooks {
+        for group in groups {
+            check_matcher(file, *event, group, out);
+            for spec in &group.hooks {
+                check_handler(file, *event, spec, cx, out);
+            }
+        }
+    }
+}
+
+fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut Vec<Diagnostic>) {
+    let Some(source) = group.matcher.as_deref().filter(|m| !m.is_empty() && *m != "*") else { return };
+    let at = group.path.key("matcher");
+    if event.match_field() == MatchField::None {
+        out.push(
+            Diagnostic::warning(
+                &file.path,
+                at,
+                format!("{event} ignores matchers; `{source}` has no effect and every hook of this group runs"),
+            )
+            .with_hint("remove the matcher, or use an `if` rule on tool events"),
+        );
+        return;
+    }
+    match Matcher::compile(Some(source), event) {
+        Matcher::Invalid { error, .. } => out.push(
+            Diagnostic::error(
+                &file.path,
+                at,
+                format!(
+                    "matcher `{source}` is not a valid JavaScript regular expression ({error}); this group never runs"
+                ),
+            )
+            .with_hint("escape regex characters with \\, or list exact names as `A|B`"),
+        ),
+        Matcher::Names(names) => {
+            for name in &names {
+                if let Some(warning) = impossible_name(event, name) {
+                    out.push(Diagnostic::warning(&file.path, at.clone(), warning.0).with_hint(warning.1));
+                }
+            }
+        }
+        Matcher::All | Matcher::Pattern { .. } => {}
+    }
+}
+
+/// Why an exact matcher name can never match, and what to write instead.
+fn impossible_name(event: HookEvent, name: &str) -> Option<(String, String)> {
+    if event.is_tool_event() {
+        if let Some(server) = name.strip_prefix("mcp__") {
+            if !server.contains("__") {
+                return Some((
+                    format!("exact matcher `{name}` names an MCP server, not a tool, so it never matches"),
+                    format!("match every tool of the server with `{name}__.*`"),
+                ));
+            }
+            return None;
+        }
+        if KNOWN_TOOLS.contains(&name) {
+            return None;
+        }
+        if let Some(known) = KNOWN_TOOLS.iter().find(|k| k.eq_ignore_ascii_case(name)) {
+            return Some((
+                format!("exact matcher `{name}` never matches: tool names are case-sensitive"),
+                format!("did you mean `{known}`?"),
+            ));
+        }
+        return Some((
+            format!("exact matcher `{name}` is not a tool Claude Code has, so it never matches"),
+            "MCP tools are named `mcp__<server>__<tool>`; use a regex such as `Bash|mcp__.*` for patterns".to_string(),
+        ));
+    }
+    let values = known_values(event)?;
+    if values.contains(&name) {
+        return None;
+    }
+    let suggestion = values.iter().find(|v| v.eq_ignore_ascii_case(name));
+    Some((
+        format!("exact matcher `{name}` never matches on {event}"),
+        match suggestion {
+            Some(value) => format!("did you mean `{value}`? Values are case-sensitive"),
+            None => format!("{event} matches one of: {}", values.join(", ")),
+        },
+    ))
+}
+
+fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    if let Some(timeout) = spec.timeout.filter(|t| *t > MAX_SENSIBLE_TIMEOUT) {
+        out.push(
+            Diagnostic::error(
+                &file.path,
+                spec.path.key("timeout"),
+                format!(
+                    "timeout {timeout} looks like milliseconds: timeouts are in seconds, so this is {:.1} hours",
+                    timeout / 3600.0
+                ),
+            )
+            .with_hint(format!("write {}", timeout / 1000.0)),
+        );
+    }
+    if let Some(text) = &spec.if_rule {
+        if !event.is_tool_event() {
+            out.push(
+                Diagnostic::warning(
+                    &file.path,
+                    spec.path.key("if"),
+                    format!("`if` is only evaluated on tool events; on {event} this handler never runs"),
+                )
+                .with_hint("remove `if`, or move the handler to PreToolUse/PostToolUse"),
+            );
+        } else if let Err(error) = Rule::parse(text) {
+            out.push(
+                Diagnostic::error(
+                    &file.path,
+                    spec.path.key("if"),
+                    format!("`if` rule cannot be read: {error}; this handler never runs"),
+                )
+                .with_hint("write one permission rule, such as `Bash(git *)` or `Edit(src/**)`"),
+            );
+        }
+    }
+    match &spec.kind {
+        HookKind::Command { command, args, is_async, .. } => {
+            if !is_async {
+                check_builtin(file, spec, command, args.as_deref(), cx, out);
+            }
+            check_program(file, spec, command, args.is_some(), cx, out);
+        }
+        HookKind::Http { .. } if matches!(event, HookEvent::SessionStart | HookEvent::Setup) => out.push(
+            Diagnostic::warning(&file.path, spec.path.key("type"), format!("http handlers do not run on {event}"))
+                .with_hint("use a command handler there"),
+        ),
+        HookKind::Prompt { .. } | HookKind::Agent { .. } | HookKind::McpTool { .. } => out.push(
+            Diagnostic::warning(
+                &file.path,
+                spec.path.key("type"),
+                format!(
+                    "`{}` handlers need the host's model or MCP client: hookmux dispatch does not run them",
+                    spec.kind.type_name()
+                ),
+            )
+            .with_hint("keep them in the host's own settings (`hookmux install` leaves them there)"),
+        ),
+        HookKind::Http { .. } => {}
+    }
+}
+
+/// `hookmux run NAME [OPTIONS]`: the handler must exist and take these options.
+fn check_builtin(
+    file: &SettingsFile,
+    spec: &HookSpec,
+    command: &str,
+    exec_args: Option<&[String]>,
+    cx: &Context<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let words: Vec<String> = match exec_args {
+        Some(args) => std::iter::once(command.to_string()).chain(args.iter().cloned()).collect(),
+        // As dispatch reads it, so that a quoted option value with spaces is one word; a command
+        // with shell syntax runs in a shell, and is read word by word as a best guess.
+        None => crate::engine::select::builtin::plain_words(command)
+            .unwrap_or_else(|| command.split_whitespace().map(|w| w.trim_matches(['\'', '"']).to_string()).collect()),
+    };
+    let [program, run, name, options @ ..] = words.as_slice() else { return };
+    if !(program == "hookmux" || program.ends_with("/hookmux")) || run != "run" {
+        return;
+    }
+    let Some(registry) = cx.registry else { return };
+    let at = spec.path.key("command");
+    match registry.get(name) {
+        None => {
+            let known: Vec<&str> = registry.names().collect();
+            out.push(
+                Diagnostic::error(
+                    &file.path,
+                    at,
+                    format!("`hookmux run {name}`: no handler is called `{name}`; this hook always fails"),
+                )
+                .with_hint(format!("the handlers are: {} (see `hookmux handlers`)", known.join(", "))),
+            );
+        }
+        Some(handler) => {
+            if let Err(error) = Args::parse(handler.info(), options) {
+                out.push(
+                    Diagnostic::error(&file.path, at, format!("`hookmux run {name}`: {error}; this hook always fails"))
+                        .with_hint(format!("see `hookmux handlers {name}`")),
+                );
+            }
+        }
+    }
+}
+
+/// A command whose first word is a path (it contains `/` once `$CLAUDE_PROJECT_DIR`, `$HOME` and
+/// `~` are expanded) must name an executable file.
+fn check_program(
+    file: &SettingsFile,
+    spec: &HookSpec,
+    command: &str,
+    exec_form: bool,
+    cx: &Context<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let first = if exec_form { Some(command.to_string()) } else { first_word(command) };
+    let Some(word) = first else { return };
+    let Some(path) = expand(&word, cx) else { return };
+    if !path.to_string_lossy().contains('/') {
+        return;
+    }
+    let path = if path.is_absolute() { path } else { cx.project_root.join(path) };
+    let at = spec.path.key("command");
+    match std::fs::metadata(&path) {
+        Err(_) => out.push(
+            Diagnostic::error(
+                &file.path,
+                at,
+                format!("`{}` does not exist; this hook fails every time", path.display()),
+            )
+            .with_hint("fix the path; `$CLAUDE_PROJECT_DIR` is the project root"),
+        ),
+        Ok(meta) if meta.is_dir() => {
+            out.push(Diagnostic::error(&file.path, at, format!("`{}` is a folder, not a program", path.display())))
+        }
+        Ok(meta) if meta.permissions().mode() & 0o111 == 0 => out.push(
+            Diagnostic::error(
+                &file.path,
+                at,
+                format!("`{}` is not executable; this hook fails every time", path.display()),
+            )
+            .with_hint(format!("chmod +x {}", path.display())),
+        ),
+        Ok(_) => {}
+    }
+}
+
+/// The first shell word of a command, quotes removed; `None` when it starts with something other
+/// than a plain word (a subshell, a variable assignment, a redirection).
+fn first_word(command: &str) -> Option<String> {
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    for c in command.trim_start().chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() || ";&|<>()".contains(c) => break,
+            (_, c) => word.push(c),
+        }
+    }
+    (!word.is_empty() && !word.contains('=')).then_some(word)
+}
+
+/// Expands `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PROJECT_DIR}`, `$HOME`, `${HOME}` and a leading `~/`;
+/// `None` when another variable remains (its value is not known here).
+fn expand(word: &str, cx: &Context<'_>) -> Option<PathBuf> {
+    let root = cx.project_root.to_string_lossy();
+    let home = cx.home.map(|h| h.to_string_lossy().into_owned());
+    let mut text = word.replace("${CLAUDE_PROJECT_DIR}", &root).replace("$CLAUDE_PROJECT_DIR", &root);
+    if let Some(home) = &home {
+        text = text.replace("${HOME}", home).replace("$HOME", home);
+        if let Some(rest) = text.strip_prefix("~/") {
+            text = format!("{home}/{rest}");
+        }
+    }
+    (!text.contains('$')).then(|| PathBuf::from(text))
+}
+
+/// Counts by severity.
+pub fn counts(diagnostics: &[Diagnostic]) -> (usize, usize) {
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    (errors, diagnostics.len() - errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_words() {
+        assert_eq!(
+            first_word("\"$CLAUDE_PROJECT_DIR\"/hooks/a.sh --x").as_deref(),
+            Some("$CLAUDE_PROJECT_DIR/hooks/a.sh")
+        );
+        assert_eq!(first_word("python3 x.py").as_deref(), Some("python3"));
+        assert_eq!(first_word("FOO=1 cmd"), None);
+        assert_eq!(first_word("(cd x; y)"), None);
+    }
+
+    #[test]
+    fn builtin_options_are_read_as_dispatch_reads_them() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "hookmux run protect-paths --deny 'a b/**' --allow \"c d\""},
+                {"type": "command", "command": "hookmux run protect-paths --deny"}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let messages: Vec<String> = validate(&sources, &cx).into_iter().map(|d| d.message).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("`--deny` needs a value"), "{messages:?}");
+    }
+
+    #[test]
+    fn impossible_names() {
+        assert!(impossible_name(HookEvent::PreToolUse, "mcp__memory").is_some());
+        assert!(impossible_name(HookEvent::PreToolUse, "mcp__memory__create").is_none());
+        assert_eq!(impossible_name(HookEvent::PreToolUse, "bash").unwrap().1, "did you mean `Bash`?");
+        assert!(impossible_name(HookEvent::PreToolUse, "Bash").is_none());
+        assert!(impossible_name(HookEvent::SessionStart, "Startup").unwrap().1.contains("`startup`"));
+        assert!(impossible_name(HookEvent::SessionStart, "compact").is_none());
+        assert!(impossible_name(HookEvent::SubagentStop, "my-agent").is_none());
+    }
+}

@@ -1,0 +1,29 @@
+//! Claude Code: the host whose protocol the engine speaks, so decoding is reading the event and
+//! encoding is folding the verdict into one hook answer ([`encode`]). [`install`] routes a
+//! settings file's hooks through `hookmux dispatch`.
+
+pub mod encode;
+pub mod install;
+
+use crate::engine::dispatch::{self, DispatchOptions, NotRun, Verdict, World};
+use crate::protocol::Encoded;
+use hookmux_sdk::Event;
+
+pub use encode::encode_combined;
+
+/// `hookmux dispatch` (`--host claude`): one event in, one answer out.
+pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
+    let event = Event::parse(stdin);
+    if let Some(error) = event.parse_error() {
+        return super::unreadable(error);
+    }
+    answer(dispatch::dispatch(std::slice::from_ref(&event), world, options))
+}
+
+/// The hook answer for what dispatch did: the encoded verdict with dispatch's notices on stderr.
+pub fn answer(result: Result<Verdict, NotRun>) -> Encoded {
+    match result {
+        Ok(verdict) => super::with_notices(encode_combined(&verdict.combined, verdict.kind), &verdict.combined.notices),
+        Err(why) => super::not_run(&why),
+    }
+}

@@ -1,0 +1,460 @@
+//! Codex (0.169.0) as a host: its events mapped to Claude Code's before planning, and the one
+//! verdict encoded in the form Codex honours.
+//!
+//! Codex already sends Claude's field names; what differs is the tools and the answers.
+//!
+//! **Tools.** Codex's shell is `Bash` with `{"command"}`, as in Claude Code. `apply_patch` (whose
+//! input is the patch text) becomes one Claude edit per file it touches: `Write` for an added
+//! file, `Edit` for an updated, moved or deleted one, each with `file_path` (absolute) and, where
+//! the patch says, `content` or `old_string`/`new_string`; the patch stays in `command`. The
+//! hooks of every file run, and their outcomes are combined as one event's (any deny wins).
+//! `spawn_agent` becomes `Agent` with `prompt` (its `message`) and `subagent_type`. MCP tools
+//! (`mcp__server__tool`) and anything else keep their names.
+//!
+//! **Answers** (Codex reads JSON only on exit 0, and refuses fields an event does not support):
+//!
+//! | Claude verdict | Codex answer |
+//! |---|---|
+//! | PreToolUse deny (exit 2, JSON, legacy block) | `permissionDecision: "deny"` with the reasons |
+//! | PreToolUse ask | a deny whose reason says a hook asks for confirmation (Codex cannot ask) |
+//! | PreToolUse allow | nothing: Codex has no allow without a rewrite; its own approval applies |
+//! | `updatedInput` | `permissionDecision: "allow"` + the input in Codex's shape (`{"command"}`) |
+//! | `continue: false` on PreToolUse, PostToolUse, PermissionRequest | Codex refuses it there: told to the user in `systemMessage` |
+//! | PostToolUse block (exit 2, `decision: "block"`) | `additionalContext`: the tool's output stays and the reason reaches the model, as in Claude Code (Codex's own block would replace the output) |
+//! | `updatedMCPToolOutput` | `decision: "block"` with the new output as the reason: Codex's block replaces the output |
+//! | UserPromptSubmit block, `continue: false` | `decision: "block"` / `continue: false` |
+//! | Stop or SubagentStop block or `additionalContext` | `decision: "block"` with the reasons and the context: Codex's continuation prompt |
+//! | PreCompact block | `continue: false` with the reason |
+//! | context on SessionStart, SubagentStart, UserPromptSubmit, PreToolUse, PostToolUse | `additionalContext` (plain stdout on SubagentStart) |
+//! | notices (errors, timeouts) and `systemMessage` | `systemMessage` |
+
+pub mod install;
+
+use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
+use crate::engine::verdict::combine::{Combined, Permission};
+use crate::protocol::Encoded;
+use hookmux_sdk::{Event, HookEvent};
+use serde_json::{json, Map, Value};
+use std::path::Path;
+
+/// Codex's events as Claude events, plus what encoding the answer needs to know.
+#[derive(Clone, Debug)]
+pub struct Decoded {
+    /// One Claude event per file a patch touches; otherwise exactly one.
+    pub events: Vec<Event>,
+    /// The Codex tool the event is about, with the input as Codex sent it.
+    pub tool: Option<CodexTool>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodexTool {
+    pub name: String,
+    pub input: Value,
+    /// The project-relative (or absolute) paths of an `apply_patch`, in patch order.
+    pub patch_files: Vec<PatchFile>,
+}
+
+/// One file operation of an `apply_patch`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchFile {
+    pub op: PatchOp,
+    pub path: String,
+    /// Added file: its whole content. Update with one hunk: the lines it removes and adds.
+    pub content: Option<String>,
+    pub old_new: Option<(String, String)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PatchOp {
+    Add,
+    Update,
+    Delete,
+}
+
+/// `hookmux dispatch --host codex`.
+pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
+    let event = Event::parse(stdin);
+    if let Some(error) = event.parse_error() {
+        return super::unreadable(error);
+    }
+    let event = with_transcript(event, world);
+    let decoded = decode(&event);
+    match dispatch::dispatch(&decoded.events, world, options) {
+        Ok(verdict) => super::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
+        Err(why) => super::not_run(&why),
+    }
+}
+
+/// Codex's `transcript_path` is null for sessions it does not record; then hookmux records the
+/// session itself and points the hooks at that file.
+fn with_transcript(event: Event, world: &World) -> Event {
+    if event.transcript_path().is_some_and(|p| !p.is_empty()) {
+        return event;
+    }
+    super::record_transcript(event, world)
+}
+
+/// Maps a Codex event to the Claude events its hooks are planned for.
+pub fn decode(event: &Event) -> Decoded {
+    let (Some(name), true) = (event.tool_name(), event.kind().is_some_and(HookEvent::is_tool_event)) else {
+        return Decoded { events: vec![event.clone()], tool: None };
+    };
+    let input = event.get("tool_input").cloned().unwrap_or_else(|| json!({}));
+    let cwd = event.cwd().unwrap_or_default();
+    let mut tool = CodexTool { name: name.to_string(), input: input.clone(), patch_files: Vec::new() };
+    let events = match name {
+        "apply_patch" => {
+            let patch = input.get("command").and_then(Value::as_str).unwrap_or_default();
+            tool.patch_files = parse_patch(patch);
+            if tool.patch_files.is_empty() {
+                // Not a patch hookmux can read: still an edit, as Codex matches it.
+                vec![with_tool(event, "Edit", input.clone(), None)]
+            } else {
+                tool.patch_files
+                    .iter()
+                    .map(|file| with_tool(event, file.op.claude_tool(), file.input(patch, &cwd), None))
+                    .collect()
+            }
+        }
+        "spawn_agent" => {
+            let mut agent = input.as_object().cloned().unwrap_or_default();
+            let message = agent.get("message").cloned().unwrap_or_else(|| "".into());
+            agent.insert("prompt".into(), message);
+            agent.entry("description").or_insert_with(|| "".into());
+            let kind = agent.get("agent_type").cloned().unwrap_or_else(|| "default".into());
+            agent.entry("subagent_type").or_insert(kind);
+            vec![with_tool(event, "Agent", Value::Object(agent), None)]
+        }
+        "Bash" if event.kind() == Some(HookEvent::PostToolUse) => {
+            // Claude Code's Bash result is an object; Codex sends the output text.
+            let response = match event.tool_response() {
+                Some(Value::String(text)) => {
+                    Some(json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false}))
+                }
+                _ => None,
+            };
+            vec![with_tool(event, "Bash", input.clone(), response)]
+        }
+        _ => vec![event.clone()],
+    };
+    Decoded { events, tool: Some(tool) }
+}
+
+fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -> Event {
+    let mut fields = event.fields().clone();
+    fields.insert("tool_name".into(), name.into());
+    fields.insert("tool_input".into(), input);
+    if let Some(response) = response {
+        fields.insert("tool_response".into(), response);
+    }
+    Event::from_fields(fields)
+}
+
+impl PatchOp {
+    fn claude_tool(self) -> &'static str {
+        match self {
+            PatchOp::Add => "Write",
+            PatchOp::Update | PatchOp::Delete => "Edit",
+        }
+    }
+}
+
+impl PatchFile {
+    /// The Claude tool input for this file: `file_path` absolute, the patch in `command`.
+    fn input(&self, patch: &str, cwd: &Path) -> Value {
+        let path = Path::new(&self.path);
+        let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+        let mut input = Map::new();
+        input.insert("file_path".into(), absolute.to_string_lossy().into_owned().into());
+        if let Some(content) = &self.content {
+            input.insert("content".into(), content.clone().into());
+        }
+        if let Some((old, new)) = &self.old_new {
+            input.insert("old_string".into(), old.clone().into());
+            input.insert("new_string".into(), new.clone().into());
+        }
+        input.insert("command".into(), patch.into());
+        Value::Object(input)
+    }
+}
+
+/// Reads the file operations of an `apply_patch` text (`*** Add File:`, `*** Update File:`,
+/// `*** Delete File:`). An update with a single hunk also gives the text it replaces and the
+/// replacement, as Claude's Edit has them.
+pub fn parse_patch(patch: &str) -> Vec<PatchFile> {
+    let mut files: Vec<PatchFile> = Vec::new();
+    let mut hunks = 0usize;
+    let (mut old, mut new) = (Vec::<&str>::new(), Vec::<&str>::new());
+    let mut added = Vec::<&str>::new();
+    let finish = |files: &mut Vec<PatchFile>, hunks: usize, old: &[&str], new: &[&str], added: &[&str]| {
+        if let Some(file) = files.last_mut() {
+            match file.op {
+                PatchOp::Add => file.content = Some(added.iter().map(|l| format!("{l}\n")).collect()),
+                PatchOp::Update if hunks <= 1 && !(old.is_empty() && new.is_empty()) => {
+                    file.old_new = Some((old.join("\n"), new.join("\n")));
+                }
+                _ => {}
+            }
+        }
+    };
+    for line in patch.lines() {
+        let header = [
+            ("*** Add File: ", PatchOp::Add),
+            ("*** Update File: ", PatchOp::Update),
+            ("*** Delete File: ", PatchOp::Delete),
+        ]
+        .into_iter()
+        .find_map(|(prefix, op)| line.strip_prefix(prefix).map(|path| (op, path.trim())));
+        if let Some((op, path)) = header {
+            finish(&mut files, hunks, &old, &new, &added);
+            (hunks, old, new, added) = (0, Vec::new(), Vec::new(), Vec::new());
+            files.push(PatchFile { op, path: path.to_string(), content: None, old_new: None });
+            continue;
+        }
+        let Some(file) = files.last() else { continue };
+        if line.starts_with("*** ") {
+            continue;
+        }
+        match file.op {
+            PatchOp::Add => {
+                if let Some(text) = line.strip_prefix('+') {
+                    added.push(text);
+                }
+            }
+            PatchOp::Update => {
+                if line.starts_with("@@") {
+                    hunks += 1;
+                } else if let Some(text) = line.strip_prefix('-') {
+                    old.push(text);
+                } else if let Some(text) = line.strip_prefix('+') {
+                    new.push(text);
+                } else if let Some(text) = line.strip_prefix(' ') {
+                    old.push(text);
+                    new.push(text);
+                }
+            }
+            PatchOp::Delete => {}
+        }
+    }
+    finish(&mut files, hunks, &old, &new, &added);
+    files
+}
+
+/// Encodes the verdict as Codex 0.169.0 honours it: exit 0 and one JSON object with only the
+/// fields Codex accepts for the event (or nothing).
+pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
+    let combined = &verdict.combined;
+    let kind = verdict.kind;
+    let mut top = Map::new();
+    let mut specific = Map::new();
+    let mut messages: Vec<String> = combined.system_messages.iter().chain(&combined.notices).cloned().collect();
+    let mut context: Vec<String> =
+        combined.context.iter().map(|piece| piece.text().trim_end_matches('\n').to_string()).collect();
+    let stop_reason = combined.stop.as_ref().map(|reasons| reasons.join("\n"));
+
+    match kind {
+        HookEvent::PreToolUse => {
+            pre_tool_use(combined, decoded, &mut specific, &mut messages);
+            if let Some(reason) = &stop_reason {
+                messages.push(cannot_stop(kind, reason));
+            }
+        }
+        HookEvent::PermissionRequest => {
+            if let Some(decision) = permission_request(combined, &mut messages) {
+                specific.insert("decision".into(), decision);
+            }
+            if let Some(reason) = &stop_reason {
+                messages.push(cannot_stop(kind, reason));
+            }
+        }
+        HookEvent::PostToolUse => {
+            // Codex's block replaces the tool's output; Claude Code keeps it and shows the reason.
+            context.extend(combined.blocks.iter().map(|b| b.trim_end_matches('\n').to_string()));
+            if let Some(output) = combined.extra.get("updatedMCPToolOutput").filter(|_| is_mcp(decoded)) {
+                top.insert("decision".into(), "block".into());
+                top.insert("reason".into(), as_text(output).into());
+            }
+            if let Some(reason) = &stop_reason {
+                messages.push(cannot_stop(kind, reason));
+            }
+        }
+        HookEvent::UserPromptSubmit => {
+            if !combined.blocks.is_empty() {
+                top.insert("decision".into(), "block".into());
+                top.insert("reason".into(), super::non_empty_reason(combined.blocks.join("\n")).into());
+            }
+            stop(&mut top, stop_reason.as_deref());
+        }
+        HookEvent::Stop | HookEvent::SubagentStop => {
+            // Claude Code continues the turn with a Stop hook's context, too; Codex only with a block.
+            let mut reasons: Vec<String> =
+                combined.blocks.iter().map(|b| b.trim_end_matches('\n').to_string()).collect();
+            reasons.append(&mut context);
+            if !reasons.is_empty() {
+                top.insert("decision".into(), "block".into());
+                top.insert("reason".into(), super::non_empty_reason(reasons.join("\n")).into());
+            }
+            stop(&mut top, stop_reason.as_deref());
+        }
+        HookEvent::PreCompact => {
+            let reasons = stop_reason.into_iter().chain(combined.blocks.iter().cloned()).collect::<Vec<_>>();
+            if combined.stop.is_some() || !combined.blocks.is_empty() {
+                stop(&mut top, Some(&reasons.join("\n")));
+            }
+        }
+        HookEvent::SessionStart | HookEvent::SubagentStart | HookEvent::PostCompact => {
+            stop(&mut top, stop_reason.as_deref());
+        }
+        _ => {}
+    }
+
+    let takes_context = matches!(
+        kind,
+        HookEvent::SessionStart | HookEvent::UserPromptSubmit | HookEvent::PreToolUse | HookEvent::PostToolUse
+    );
+    let context = context.into_iter().filter(|c| !c.is_empty()).collect::<Vec<_>>().join("\n");
+    if !context.is_empty() && takes_context {
+        specific.insert("additionalContext".into(), context.clone().into());
+    }
+    if !messages.is_empty() {
+        top.insert("systemMessage".into(), messages.join("\n").into());
+    }
+    if !specific.is_empty() {
+        let mut with_name = Map::new();
+        with_name.insert("hookEventName".into(), kind.as_str().into());
+        with_name.extend(specific);
+        top.insert("hookSpecificOutput".into(), Value::Object(with_name));
+    }
+    let stdout = if !top.is_empty() {
+        format!("{}\n", Value::Object(top))
+    } else if kind == HookEvent::SubagentStart && !context.is_empty() {
+        // Codex reads SubagentStart's plain stdout as context.
+        format!("{context}\n")
+    } else {
+        String::new()
+    };
+    Encoded { stdout, stderr: String::new(), exit_code: 0 }
+}
+
+fn pre_tool_use(combined: &Combined, decoded: &Decoded, specific: &mut Map<String, Value>, messages: &mut Vec<String>) {
+    let (permission, reasons) = match &combined.permission {
+        Some((permission, reasons)) => (Some(*permission), reasons.join("\n")),
+        None => (None, String::new()),
+    };
+    match permission {
+        Some(Permission::Deny) => {
+            specific.insert("permissionDecision".into(), "deny".into());
+            specific.insert("permissionDecisionReason".into(), super::non_empty_reason(reasons).into());
+        }
+        Some(Permission::Ask) => {
+            let why =
+                "a hook asks for confirmation before this runs, and a Codex hook cannot ask, so hookmux blocks it";
+            let reason =
+                if reasons.trim().is_empty() { format!("{why}.") } else { format!("{} ({why})", reasons.trim_end()) };
+            specific.insert("permissionDecision".into(), "deny".into());
+            specific.insert("permissionDecisionReason".into(), reason.into());
+        }
+        // Codex takes no allow without a rewrite, and defer has no Codex meaning: its own
+        // approval decides, as without the hook.
+        Some(Permission::Allow | Permission::Defer) | None => {
+            if let Some(input) = &combined.updated_input {
+                match codex_input(input, decoded) {
+                    Ok(input) => {
+                        specific.insert("permissionDecision".into(), "allow".into());
+                        specific.insert("updatedInput".into(), input);
+                    }
+                    Err(why) => messages.push(format!("hookmux: a hook's updatedInput was not applied: {why}")),
+                }
+            }
+        }
+    }
+}
+
+/// A hook's rewritten input (in Claude's shape) as the Codex tool takes it.
+pub fn codex_input(updated: &Value, decoded: &Decoded) -> Result<Value, String> {
+    let Some(tool) = &decoded.tool else { return Ok(updated.clone()) };
+    let command = updated.get("command").and_then(Value::as_str);
+    match tool.name.as_str() {
+        "Bash" => command.map(|c| json!({"command": c})).ok_or_else(|| "Bash needs a `command` string".to_string()),
+        "apply_patch" => {
+            if let Some(patch) = command.filter(|c| Some(*c) != tool.input.get("command").and_then(Value::as_str)) {
+                return Ok(json!({"command": patch}));
+            }
+            match (tool.patch_files.as_slice(), updated.get("content").and_then(Value::as_str)) {
+                ([file], Some(content)) if file.op == PatchOp::Add => {
+                    let lines: String = content.lines().map(|l| format!("+{l}\n")).collect();
+                    Ok(json!({"command": format!("*** Begin Patch\n*** Add File: {}\n{lines}*** End Patch\n", file.path)}))
+                }
+                _ => Err("apply_patch takes a rewrite as a whole patch in `command`, or new `content` for a patch that adds one file".to_string()),
+            }
+        }
+        "spawn_agent" => {
+            let mut input = tool.input.as_object().cloned().unwrap_or_default();
+            if let Some(prompt) = updated.get("prompt") {
+                input.insert("message".into(), prompt.clone());
+            }
+            Ok(Value::Object(input))
+        }
+        _ => Ok(updated.clone()),
+    }
+}
+
+fn permission_request(combined: &Combined, messages: &mut Vec<String>) -> Option<Value> {
+    let decision = combined.permission_request.as_ref()?;
+    match decision.get("behavior").and_then(Value::as_str) {
+        Some("deny") => {
+            let mut out = Map::new();
+            out.insert("behavior".into(), "deny".into());
+            if let Some(message) = decision.get("message") {
+                out.insert("message".into(), message.clone());
+            }
+            Some(Value::Object(out))
+        }
+        Some("allow") if decision.contains_key("updatedInput") => {
+            // Codex cannot run the rewritten input; allowing the original would run what the
+            // hook replaced, so the request goes to Codex's own approval instead.
+            messages.push("hookmux: a PermissionRequest hook allowed a rewritten input, which Codex cannot apply; Codex decides as without the hook".into());
+            None
+        }
+        Some("allow") => {
+            if decision.contains_key("updatedPermissions") {
+                messages.push(
+                    "hookmux: a PermissionRequest hook's updatedPermissions were dropped: Codex does not take them"
+                        .into(),
+                );
+            }
+            Some(json!({"behavior": "allow"}))
+        }
+        _ => None,
+    }
+}
+
+fn stop(top: &mut Map<String, Value>, reason: Option<&str>) {
+    if let Some(reason) = reason {
+        top.insert("continue".into(), false.into());
+        if !reason.is_empty() {
+            top.insert("stopReason".into(), reason.into());
+        }
+    }
+}
+
+fn cannot_stop(kind: HookEvent, reason: &str) -> String {
+    let reason = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
+    format!(
+        "hookmux: a {kind} hook asked to stop the turn{reason}; Codex cannot stop a turn from {kind}, so it goes on"
+    )
+}
+
+fn is_mcp(decoded: &Decoded) -> bool {
+    decoded.tool.as_ref().is_some_and(|t| t.name.starts_with("mcp__"))
+}
+
+fn as_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
