@@ -104,6 +104,8 @@ enum UninstallHost {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Codex: remove the hooks.json entries and trust records `install codex` wrote.
+    Codex(crate::host::codex_install::UninstallArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -137,7 +139,7 @@ enum Command {
         #[command(subcommand)]
         host: InstallHost,
     },
-    /// Put the hooks `install claude` moved back where they were.
+    /// Undo `hookmux install`: leave a host's hooks as they were before it.
     Uninstall {
         #[command(subcommand)]
         host: UninstallHost,
@@ -191,6 +193,7 @@ pub fn main() -> ExitCode {
         Command::Install { host: InstallHost::Claude { scope, dry_run } } => install_claude(scope, dry_run),
         Command::Install { host: InstallHost::Codex(args) } => crate::host::codex_install::run(&args),
         Command::Uninstall { host: UninstallHost::Claude { scope, dry_run } } => uninstall_claude(scope, dry_run),
+        Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex_install::uninstall(&args),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),
