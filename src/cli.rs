@@ -15,6 +15,11 @@ struct Cli {
     command: Command,
 }
 
+/// The whole command tree, for tests that check every command's help.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 #[derive(clap::Args, Debug)]
 struct RunArgs {
     /// Compute the answer but write no state (markers, files, locks, database rows).
