@@ -398,6 +398,9 @@ pub struct UninstallArgs {
     pub dry_run: bool,
 }
 
+/// A handler's place in an event's list, (group, handler), as Codex's trust keys spell it.
+type Place = (usize, usize);
+
 /// What happens to one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -453,8 +456,8 @@ pub fn plan_removal(paths: &Paths, scope: Scope) -> anyhow::Result<Removal> {
         bail!("{}: `hooks` is not an object; fix or remove it, then run this again", hooks_file.display());
     };
     // Codex keys trust by position, so every handler that survives may move: old place → new.
-    let mut removed: Vec<(&str, usize, usize)> = Vec::new();
-    let mut moved: Vec<(&str, (usize, usize), (usize, usize))> = Vec::new();
+    let mut removed: Vec<(&str, Place)> = Vec::new();
+    let mut moved: Vec<(&str, Place, Place)> = Vec::new();
     for event in EVENTS {
         let Some(groups) = hooks.get_mut(*event) else { continue };
         let Some(groups) = groups.as_array_mut() else {
@@ -469,7 +472,7 @@ pub fn plan_removal(paths: &Paths, scope: Scope) -> anyhow::Result<Removal> {
                 for (h, handler) in std::mem::take(handlers).into_iter().enumerate() {
                     let command = handler.get("command").and_then(Value::as_str);
                     if command == Some(paths.command.as_str()) {
-                        removed.push((*event, g, h));
+                        removed.push((*event, (g, h)));
                         ours_here = true;
                         continue;
                     }
@@ -521,8 +524,8 @@ pub fn plan_removal(paths: &Paths, scope: Scope) -> anyhow::Result<Removal> {
     let mut config: toml_edit::DocumentMut = config_text
         .parse()
         .with_context(|| format!("{}: not valid TOML; fix it, then run this again", config_path.display()))?;
-    let key = |event: &str, (g, h): (usize, usize)| format!("{}:{}:{g}:{h}", hooks_file.display(), event_label(event));
-    let forget: Vec<String> = removed.iter().map(|(event, g, h)| key(event, (*g, *h))).collect();
+    let key = |event: &str, (g, h): Place| format!("{}:{}:{g}:{h}", hooks_file.display(), event_label(event));
+    let forget: Vec<String> = removed.iter().map(|(event, place)| key(event, *place)).collect();
     let renames: Vec<(String, String)> =
         moved.iter().map(|(event, from, to)| (key(event, *from), key(event, *to))).collect();
     let (untrusted, rekeyed) = forget_trust(&mut config, &forget, &renames);
