@@ -30,7 +30,7 @@ project=wakeup-real-host
 "$hookmux" memory add "Deploys go through the staging cluster first" --project "$project" \
   --synopsis "promote to prod only after staging is green" --created 2026-01-10 >/dev/null
 "$hookmux" memory add "The signing key rotates every 90 days" --project "$project" --kind policy >/dev/null
-"$hookmux" fact add billing-api depends_on postgres --project "$project" >/dev/null
+"$hookmux" memory fact add billing-api depends_on postgres --project "$project" >/dev/null
 
 scenario=$work/scenario
 mkdir -p "$scenario/files"

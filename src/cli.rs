@@ -14,6 +14,11 @@ struct Cli {
     command: Command,
 }
 
+/// The whole command tree, for tests that check every command's help.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 #[derive(clap::Args, Debug)]
 struct RunArgs {
     /// Compute the answer but write no state (markers, files, locks, database rows).
@@ -103,6 +108,8 @@ enum UninstallHost {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Codex: remove the hooks.json entries and trust records `install codex` wrote.
+    Codex(crate::host::codex::install::UninstallArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -136,7 +143,7 @@ enum Command {
         #[command(subcommand)]
         host: InstallHost,
     },
-    /// Put the hooks `install claude` moved back where they were.
+    /// Undo `hookmux install`: leave a host's hooks as they were before it.
     Uninstall {
         #[command(subcommand)]
         host: UninstallHost,
@@ -194,6 +201,7 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Claude { scope, dry_run } } => {
             commands::install::uninstall_claude(scope, dry_run)
         }
+        Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),

@@ -132,3 +132,20 @@ fn compact_waits_for_the_threshold_unless_forced() {
     run(dir.path(), &["knowledge", "compact", "--force", "--max-entries", "1"]);
     assert_eq!(std::fs::read_to_string(&file).unwrap().lines().count(), 1);
 }
+
+#[test]
+fn project_dir_names_the_project_from_anywhere_and_the_old_spelling_still_works() {
+    let dir = project();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let project = dir.path().to_str().unwrap();
+    let out =
+        run(elsewhere.path(), &["knowledge", "add", "--project-dir", project, "best", "Use constructor injection"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let out = run(elsewhere.path(), &["knowledge", "add", "--project", project, "info", "DB is PostgreSQL 15"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(knowledge(dir.path()).lines().count(), 2);
+    let help = run(elsewhere.path(), &["knowledge", "add", "--help"]).stdout;
+    assert!(help.contains("--project-dir <DIR>") && !help.contains("--project "), "{help}");
+    let out = run(elsewhere.path(), &["knowledge", "show"]);
+    assert!(out.stderr.contains("pass --task or --project-dir"), "{out:?}");
+}

@@ -1,5 +1,5 @@
-//! The memory commands as a user runs them: `hookmux memory|fact|digest|status|debt|lore`, and
-//! eight processes writing at once.
+//! The memory commands as a user runs them: `hookmux memory …`, the deprecated top-level
+//! spellings beside them, and eight processes writing at once.
 
 mod common;
 use common::{fixture, Hookmux, Output};
@@ -34,6 +34,7 @@ impl Site {
     fn ok(&self, args: &[&str]) -> String {
         let out = self.hookmux(args).run();
         assert_eq!(out.code, Some(0), "hookmux {args:?}: {out:?}");
+        assert!(!out.stderr.contains("deprecated"), "hookmux {args:?}: {out:?}");
         out.stdout
     }
 
@@ -103,8 +104,8 @@ fn bad_input_gets_a_clear_message_and_exit_1() {
         (vec!["memory", "list", "--status", "done"], "--status `done` is not one of"),
         (vec!["memory", "show", "9"], "no memory with id 9"),
         (vec!["memory", "import", "missing.jsonl"], "cannot read missing.jsonl"),
-        (vec!["fact", "retire", "4"], "no active fact with id 4"),
-        (vec!["digest", "show"], "has no digest yet"),
+        (vec!["memory", "fact", "retire", "4"], "no active fact with id 4"),
+        (vec!["memory", "digest", "show"], "has no digest yet"),
     ] {
         let out = site.fails(&args);
         assert!(out.stderr.contains(message), "{args:?}: {out:?}");
@@ -148,9 +149,9 @@ fn the_json_format_imports_memories_facts_and_digests() {
     let out = site.ok(&["memory", "import", path.to_str().unwrap(), "--project", "acme"]);
     assert!(out.starts_with("imported 2 memories, 1 facts, 1 digests into `acme` (hookmux JSON"), "{out}");
     assert!(site.ok(&["memory", "import", path.to_str().unwrap(), "--project", "acme"]).contains("4 already there"));
-    assert!(site.ok(&["fact", "list", "--project", "acme"]).contains("web depends_on api"));
-    assert!(site.ok(&["digest", "show", "--project", "acme"]).contains("Shipped it."));
-    let status = site.ok(&["status", "--project", "acme"]);
+    assert!(site.ok(&["memory", "fact", "list", "--project", "acme"]).contains("web depends_on api"));
+    assert!(site.ok(&["memory", "digest", "show", "--project", "acme"]).contains("Shipped it."));
+    let status = site.ok(&["memory", "status", "--project", "acme"]);
     assert!(status.contains("proposed-memory inbox: 1"), "{status}");
     std::fs::write(&path, r#"{"memories": [{"title": "ok"}, {"title": "bad", "expires_at": "soon"}]}"#).unwrap();
     let bad = site.fails(&["memory", "import", path.to_str().unwrap()]);
@@ -161,26 +162,27 @@ fn the_json_format_imports_memories_facts_and_digests() {
 }
 
 #[test]
-fn facts_digests_status_and_lore_wake_up() {
+fn facts_digests_status_and_wake_up() {
     let site = Site::new();
-    let status = site.ok(&["status"]);
+    let status = site.ok(&["memory", "status"]);
     assert!(status.contains("(not created yet; `hookmux memory add` creates it)"), "{status}");
-    assert!(site.ok(&["fact", "add", "web", "depends_on", "api"]).trim() == "1");
-    site.ok(&["fact", "add", "api", "uses", "postgres"]);
-    assert_eq!(site.ok(&["fact", "retire", "2"]).trim(), "retired fact 2");
-    assert!(!site.ok(&["fact", "list"]).contains("postgres"));
-    assert!(site.ok(&["fact", "list", "--all"]).contains("api uses postgres  (retired)"));
+    assert!(site.ok(&["memory", "fact", "add", "web", "depends_on", "api"]).trim() == "1");
+    site.ok(&["memory", "fact", "add", "api", "uses", "postgres"]);
+    assert_eq!(site.ok(&["memory", "fact", "retire", "2"]).trim(), "retired fact 2");
+    assert!(!site.ok(&["memory", "fact", "list"]).contains("postgres"));
+    assert!(site.ok(&["memory", "fact", "list", "--all"]).contains("api uses postgres  (retired)"));
 
-    let digest = site.hookmux(&["digest", "save", "--title", "Week 48"]).stdin("Shipped the importer.\n").run();
+    let digest =
+        site.hookmux(&["memory", "digest", "save", "--title", "Week 48"]).stdin("Shipped the importer.\n").run();
     assert_eq!(digest.code, Some(0), "{digest:?}");
-    assert!(site.ok(&["digest", "show"]).contains("(fresh: wake-up shows it)"));
+    assert!(site.ok(&["memory", "digest", "show"]).contains("(fresh: wake-up shows it)"));
     site.ok(&["memory", "add", "Billing exports run nightly", "--created", "2026-01-02"]);
     site.ok(&["memory", "add", "Release notes follow the changelog template", "--created", "2026-01-03"]);
     site.ok(&["memory", "add", "Proposed: drop the v1 API", "--proposed"]);
     site.ok(&["memory", "add", "Write the release notes", "--kind", "task"]);
     site.ok(&["memory", "add", "Update the onboarding guide", "--kind", "task"]);
 
-    let status = site.ok(&["status"]);
+    let status = site.ok(&["memory", "status"]);
     for line in [
         "memories: 4 active, 0 expired, 0 rejected",
         "proposed-memory inbox: 1",
@@ -190,7 +192,7 @@ fn facts_digests_status_and_lore_wake_up() {
         assert!(status.contains(line), "{line} missing:\n{status}");
     }
 
-    let out = site.hookmux(&["lore", "wake-up", "--query", "nightly billing exports", "--debug"]).run();
+    let out = site.hookmux(&["memory", "wake-up", "--query", "nightly billing exports", "--debug"]).run();
     assert_eq!(out.code, Some(0), "{out:?}");
     let text = &out.stdout;
     assert!(text.contains("## For Your Current Task\n    - **Billing exports run nightly**"), "{out:?}");
@@ -212,16 +214,16 @@ fn facts_digests_status_and_lore_wake_up() {
         ),
         "{out:?}"
     );
-    let plain = site.ok(&["lore", "wake-up"]);
+    let plain = site.ok(&["memory", "wake-up"]);
     assert!(!plain.contains("Proposed Memories") && !plain.contains("For Your Current Task"), "{plain}");
 
     site.ok(&["memory", "add", "Old incident", "--expires", "2020-01-01"]);
-    assert!(!site.ok(&["lore", "wake-up"]).contains("Old incident"));
-    assert!(site.ok(&["lore", "wake-up", "--include-expired"]).contains("Old incident"));
+    assert!(!site.ok(&["memory", "wake-up"]).contains("Old incident"));
+    assert!(site.ok(&["memory", "wake-up", "--include-expired"]).contains("Old incident"));
 }
 
 #[test]
-fn debt_scan_names_the_memory_and_the_rule() {
+fn debt_names_the_memory_and_the_rule() {
     let site = Site::new();
     site.ok(&[
         "memory",
@@ -232,7 +234,7 @@ fn debt_scan_names_the_memory_and_the_rule() {
     ]);
     site.ok(&["memory", "add", "Incident timeline", "--body", "09:02 alert\n09:15 paged\n09:40 mitigated"]);
     site.ok(&["memory", "add", "Retries back off exponentially", "--synopsis", "cap 30 s"]);
-    let out = site.ok(&["debt", "scan"]);
+    let out = site.ok(&["memory", "debt"]);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
@@ -246,11 +248,61 @@ fn debt_scan_names_the_memory_and_the_rule() {
         ),
         "{out}"
     );
-    let json = site.ok(&["debt", "scan", "--json"]);
+    let json = site.ok(&["memory", "debt", "--json"]);
     assert!(json.lines().next().unwrap().contains("\"rule\":\"sequence-markers\""), "{json}");
     site.ok(&["memory", "forget", "1"]);
     site.ok(&["memory", "forget", "2"]);
-    assert_eq!(site.ok(&["debt", "scan"]), "no memory debt found\n");
+    assert_eq!(site.ok(&["memory", "debt"]), "no memory debt found\n");
+}
+
+#[test]
+fn old_spellings_do_what_the_new_ones_do_after_a_notice() {
+    let site = Site::new();
+    site.ok(&["memory", "add", "Billing exports run nightly", "--synopsis", "first a, then b, finally c"]);
+    site.ok(&["memory", "fact", "add", "web", "depends_on", "api"]);
+    let cases: [(&[&str], &[&str], &str, &str); 7] = [
+        (&["status"], &["memory", "status"], "status", "memory status"),
+        (&["fact", "list", "--json"], &["memory", "fact", "list", "--json"], "fact", "memory fact"),
+        (&["fact", "retire", "9"], &["memory", "fact", "retire", "9"], "fact", "memory fact"),
+        (&["digest", "show"], &["memory", "digest", "show"], "digest", "memory digest"),
+        (&["debt", "scan", "--json"], &["memory", "debt", "--json"], "debt scan", "memory debt"),
+        (&["lore", "wake-up"], &["memory", "wake-up"], "lore wake-up", "memory wake-up"),
+        (
+            &["lore", "wake-up", "--project", "other"],
+            &["memory", "wake-up", "--project", "other"],
+            "lore wake-up",
+            "memory wake-up",
+        ),
+    ];
+    for (old, new, old_name, new_name) in cases {
+        let before = site.hookmux(old).run();
+        let after = site.hookmux(new).run();
+        assert_eq!((&before.stdout, before.code), (&after.stdout, after.code), "{old:?} vs {new:?}");
+        let notice = format!(
+            "hookmux: `hookmux {old_name}` is deprecated and will be removed in 0.2.0; use `hookmux {new_name}`\n"
+        );
+        assert!(before.stderr.starts_with(&notice), "{old:?}: {before:?}");
+        assert_eq!(before.stderr[notice.len()..], after.stderr, "{old:?}: only the notice is added");
+    }
+    // The digest case fails under both spellings, so the exit codes compared above are not all 0.
+    assert_eq!(site.hookmux(&["digest", "show"]).run().code, Some(1));
+}
+
+#[test]
+fn the_old_spellings_are_left_out_of_the_help() {
+    let help = Hookmux::new(["--help"]).run().stdout;
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        commands,
+        ["run", "dispatch", "dry-run", "hooks", "install", "uninstall", "handlers", "memory", "knowledge", "help"],
+        "{help}"
+    );
 }
 
 #[test]

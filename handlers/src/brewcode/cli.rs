@@ -1,7 +1,7 @@
 //! `hookmux knowledge add|show|compact`: a brewcode task's KNOWLEDGE.jsonl from the command
 //! line, with the rules the hooks apply, so people and agents can write knowledge without Node.
 //!
-//! The task is the one `.claude/TASK.md` names in the project (`--project`, else
+//! The task is the one `.claude/TASK.md` names in the project (`--project-dir`, else
 //! `$CLAUDE_PROJECT_DIR`, else the current folder), or `--task` (the task folder, its PLAN.md or
 //! its KNOWLEDGE.jsonl). Settings come from the project's `.claude/tasks/cfg/brewcode.config.json`.
 
@@ -72,9 +72,11 @@ pub struct Target {
     /// The task: its folder, its PLAN.md or its KNOWLEDGE.jsonl (default: the task .claude/TASK.md names).
     #[arg(long, value_name = "PATH")]
     task: Option<PathBuf>,
-    /// The project (default: $CLAUDE_PROJECT_DIR, else the current folder).
-    #[arg(long, value_name = "DIR")]
-    project: Option<PathBuf>,
+    /// The project's folder (default: $CLAUDE_PROJECT_DIR, else the current folder).
+    // Formerly `--project`, which on the memory commands is a project's name; the old spelling
+    // stays accepted, unlisted, until 0.2.0.
+    #[arg(long, value_name = "DIR", alias = "project")]
+    project_dir: Option<PathBuf>,
 }
 
 fn parse_kind(word: &str) -> Result<&'static str, String> {
@@ -107,7 +109,7 @@ struct Resolved {
 fn resolve(target: &Target) -> anyhow::Result<Resolved> {
     let cwd = std::env::current_dir().context("cannot read the current folder")?;
     let named_project = target
-        .project
+        .project_dir
         .clone()
         .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from));
     let file = match &target.task {
@@ -144,7 +146,7 @@ fn knowledge_file_of(task: &Path) -> anyhow::Result<PathBuf> {
 fn active_knowledge_file(project: &Path) -> anyhow::Result<PathBuf> {
     let reference = project.join(".claude/TASK.md");
     let content = std::fs::read(&reference).map_err(|err| {
-        anyhow!("no active brewcode task: cannot read {} ({err}); pass --task or --project", reference.display())
+        anyhow!("no active brewcode task: cannot read {} ({err}); pass --task or --project-dir", reference.display())
     })?;
     let content = String::from_utf8_lossy(&content);
     let line = text::trim(text::trim(&content).split('\n').next().unwrap_or_default());

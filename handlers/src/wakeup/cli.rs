@@ -1,6 +1,9 @@
-//! The memory commands: `hookmux memory|fact|digest|status|debt|lore …`. Each resolves the
-//! project and the store the way the `wakeup` hook does, from the current folder and
-//! environment, unless `--project` names one.
+//! The memory commands: `hookmux memory …`. Each resolves the project and the store the way
+//! the `wakeup` hook does, from the current folder and environment, unless `--project` names
+//! one.
+//!
+//! `hookmux fact|digest|status|debt|lore …`, the spellings before the commands were grouped
+//! under `memory`, still work for one release: hidden, with a deprecation notice on stderr.
 
 use super::load::{self, LoadOptions, DEFAULT_LIMITS, RANKED_LIMITS};
 use super::store::{Fact, Memory, NewFact, NewMemory, Status, Store};
@@ -14,32 +17,37 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::SystemTime;
 
-/// The memory command groups, flattened into `hookmux`'s own commands.
+/// The release that drops the deprecated top-level spellings.
+const REMOVED_IN: &str = "0.2.0";
+
+/// The memory command group, flattened into `hookmux`'s own commands, with the old top-level
+/// spellings hidden beside it.
 #[derive(Subcommand, Debug)]
 pub enum Commands {
-    /// Add, list, search, show, forget and import memories.
+    /// The wake-up memory store: memories, facts, digests, status, debt and wake-up by hand.
     #[command(subcommand)]
     Memory(MemoryCommand),
-    /// Add, list and retire facts (subject, predicate, object).
-    #[command(subcommand)]
+    /// Deprecated: `hookmux memory fact`.
+    #[command(subcommand, hide = true)]
     Fact(FactCommand),
-    /// Save and show the project's digest.
-    #[command(subcommand)]
+    /// Deprecated: `hookmux memory digest`.
+    #[command(subcommand, hide = true)]
     Digest(DigestCommand),
-    /// The store's path and counts, the proposed-memory inbox depth and the wake-up coverage line.
+    /// Deprecated: `hookmux memory status`.
+    #[command(hide = true)]
     Status(Target),
-    /// Find memories that read as activity logs rather than durable signal.
-    #[command(subcommand)]
+    /// Deprecated: `hookmux memory debt`.
+    #[command(subcommand, hide = true)]
     Debt(DebtCommand),
-    /// Lore surfaces: rerun wake-up by hand.
-    #[command(subcommand)]
+    /// Deprecated: `hookmux memory wake-up`.
+    #[command(subcommand, hide = true)]
     Lore(LoreCommand),
 }
 
 /// Which project a command works on.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Target {
-    /// The project (default: resolved from the current folder, as the hook does).
+    /// The project's name in the store (default: resolved from the current folder, as the hook does).
     #[arg(long, value_name = "NAME")]
     pub project: Option<String>,
 }
@@ -79,6 +87,7 @@ pub enum MemoryCommand {
     },
     /// List memories, newest first.
     List {
+        /// Show at most this many.
         #[arg(long, default_value_t = 20)]
         limit: usize,
         /// Only memories with this status (active, proposed, rejected).
@@ -95,12 +104,15 @@ pub enum MemoryCommand {
     },
     /// Search the project's visible memories as wake-up ranks them.
     Search {
+        /// Words to look for, as you would prompt them.
         query: String,
+        /// Show at most this many.
         #[arg(long, default_value_t = 10)]
         limit: usize,
         /// Include memories past their expiry day.
         #[arg(long)]
         include_expired: bool,
+        /// Print JSON lines.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -108,30 +120,58 @@ pub enum MemoryCommand {
     },
     /// Show one memory in full.
     Show {
+        /// The memory's id (see `hookmux memory list`).
         id: i64,
+        /// Print JSON.
         #[arg(long)]
         json: bool,
     },
     /// Delete a memory.
-    Forget { id: i64 },
+    Forget {
+        /// The memory's id (see `hookmux memory list`).
+        id: i64,
+    },
     /// Import brewcode's KNOWLEDGE.jsonl or hookmux's JSON format (told apart by content).
     Import {
+        /// The file to import.
         file: PathBuf,
         #[command(flatten)]
         target: Target,
     },
+    /// Add, list and retire facts (subject, predicate, object).
+    #[command(subcommand)]
+    Fact(FactCommand),
+    /// Save and show the project's digest.
+    #[command(subcommand)]
+    Digest(DigestCommand),
+    /// The store's path and counts, the proposed-memory inbox depth and the wake-up coverage line.
+    Status(Target),
+    /// Find memories that read as an activity log rather than durable signal.
+    ///
+    /// Lists memories whose synopsis or body is a chronological log ("first I…, then…,
+    /// finally…"), which costs wake-up's reader attention and says little it can reuse.
+    Debt(DebtArgs),
+    /// Rerun wake-up by hand, after a topic change.
+    ///
+    /// With --query: the prompt-relevant section, plus the task inventory and memories related
+    /// to it; --debug adds the proposed-memory inbox and the coverage line on stderr.
+    WakeUp(WakeUpArgs),
 }
 
 #[derive(Subcommand, Debug)]
 pub enum FactCommand {
     /// Add an active fact; prints its id.
     Add {
+        /// What the fact is about, such as `web`.
         subject: String,
         /// snake_case, such as uses or depends_on.
         predicate: String,
+        /// What the subject relates to, such as `api`.
         object: String,
+        /// Who sees it: team, project, global (every project), or user:NAME, agent:NAME, session:ID.
         #[arg(long, value_name = "KIND[:KEY]")]
         scope: Option<String>,
+        /// The last day it is shown (YYYY-MM-DD).
         #[arg(long, value_name = "DATE")]
         expires: Option<String>,
         /// The memory this fact came from.
@@ -142,15 +182,20 @@ pub enum FactCommand {
     },
     /// List the project's active facts (with --all, retired ones too).
     List {
+        /// Include retired facts.
         #[arg(long)]
         all: bool,
+        /// Print JSON lines.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
         target: Target,
     },
     /// Retire a fact: it stays in the store but is no longer shown.
-    Retire { id: i64 },
+    Retire {
+        /// The fact's id (see `hookmux memory fact list`).
+        id: i64,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -159,6 +204,7 @@ pub enum DigestCommand {
     Save {
         /// The digest text; `-` or nothing reads it from stdin.
         body: Option<String>,
+        /// A title shown above the digest.
         #[arg(long, default_value = "")]
         title: String,
         #[command(flatten)]
@@ -166,6 +212,7 @@ pub enum DigestCommand {
     },
     /// Show the latest digest.
     Show {
+        /// Print JSON.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -173,36 +220,47 @@ pub enum DigestCommand {
     },
 }
 
+/// `hookmux memory debt`'s options.
+#[derive(Args, Debug)]
+pub struct DebtArgs {
+    /// Scan every project's memories.
+    #[arg(long, conflicts_with = "project")]
+    all_projects: bool,
+    /// Print JSON lines.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    target: Target,
+}
+
+/// `hookmux memory wake-up`'s options.
+#[derive(Args, Debug)]
+pub struct WakeUpArgs {
+    /// The new task, as you would prompt it.
+    #[arg(long)]
+    query: Option<String>,
+    /// Also show memories past their expiry day.
+    #[arg(long)]
+    include_expired: bool,
+    /// Also show the proposed-memory inbox, and the coverage line on stderr.
+    #[arg(long)]
+    debug: bool,
+    #[command(flatten)]
+    target: Target,
+}
+
+/// Deprecated: `hookmux debt scan` is `hookmux memory debt`.
 #[derive(Subcommand, Debug)]
 pub enum DebtCommand {
     /// List memories whose synopsis or body is a chronological activity log.
-    Scan {
-        #[arg(long, conflicts_with = "project")]
-        all_projects: bool,
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        target: Target,
-    },
+    Scan(DebtArgs),
 }
 
+/// Deprecated: `hookmux lore wake-up` is `hookmux memory wake-up`.
 #[derive(Subcommand, Debug)]
 pub enum LoreCommand {
-    /// Rerun wake-up now (after a topic change): with --query the prompt-relevant section, plus
-    /// the task inventory and memories related to it; --debug adds the proposed-memory inbox
-    /// and the coverage line on stderr.
-    WakeUp {
-        /// The new task, as you would prompt it.
-        #[arg(long)]
-        query: Option<String>,
-        /// Also show memories past their expiry day.
-        #[arg(long)]
-        include_expired: bool,
-        #[arg(long)]
-        debug: bool,
-        #[command(flatten)]
-        target: Target,
-    },
+    /// Rerun wake-up now (after a topic change).
+    WakeUp(WakeUpArgs),
 }
 
 /// The world a command runs in.
@@ -246,21 +304,38 @@ impl Cli {
 impl Commands {
     /// Runs the command; errors are printed by the caller with exit 1.
     pub fn run(self) -> Result<ExitCode> {
+        let command = match self {
+            Commands::Memory(command) => command,
+            Commands::Fact(command) => {
+                deprecated("fact", "memory fact");
+                MemoryCommand::Fact(command)
+            }
+            Commands::Digest(command) => {
+                deprecated("digest", "memory digest");
+                MemoryCommand::Digest(command)
+            }
+            Commands::Status(target) => {
+                deprecated("status", "memory status");
+                MemoryCommand::Status(target)
+            }
+            Commands::Debt(DebtCommand::Scan(args)) => {
+                deprecated("debt scan", "memory debt");
+                MemoryCommand::Debt(args)
+            }
+            Commands::Lore(LoreCommand::WakeUp(args)) => {
+                deprecated("lore wake-up", "memory wake-up");
+                MemoryCommand::WakeUp(args)
+            }
+        };
         let cli = Cli::from_process();
         let mut out = std::io::stdout().lock();
-        match self {
-            Commands::Memory(command) => memory(&cli, command, &mut out),
-            Commands::Fact(command) => fact(&cli, command, &mut out),
-            Commands::Digest(command) => digest(&cli, command, &mut out),
-            Commands::Status(target) => status(&cli, &target, &mut out),
-            Commands::Debt(DebtCommand::Scan { all_projects, json, target }) => {
-                debt_scan(&cli, &target, all_projects, json, &mut out)
-            }
-            Commands::Lore(LoreCommand::WakeUp { query, include_expired, debug, target }) => {
-                lore_wake_up(&cli, &target, query.as_deref(), include_expired, debug, &mut out)
-            }
-        }
+        memory(&cli, command, &mut out)
     }
+}
+
+/// One line on stderr, so scripts reading stdout see the same output under either spelling.
+fn deprecated(old: &str, new: &str) {
+    eprintln!("hookmux: `hookmux {old}` is deprecated and will be removed in {REMOVED_IN}; use `hookmux {new}`");
 }
 
 fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<ExitCode> {
@@ -343,6 +418,15 @@ fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<Exi
         MemoryCommand::Import { file, target } => {
             let workspace = cli.workspace(&target);
             import_file(cli, &workspace, &file, out)?;
+        }
+        MemoryCommand::Fact(command) => return fact(cli, command, out),
+        MemoryCommand::Digest(command) => return digest(cli, command, out),
+        MemoryCommand::Status(target) => return status(cli, &target, out),
+        MemoryCommand::Debt(DebtArgs { all_projects, json, target }) => {
+            return debt_scan(cli, &target, all_projects, json, out)
+        }
+        MemoryCommand::WakeUp(WakeUpArgs { query, include_expired, debug, target }) => {
+            return wake_up(cli, &target, query.as_deref(), include_expired, debug, out)
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -467,7 +551,10 @@ fn digest(cli: &Cli, command: DigestCommand, out: &mut impl Write) -> Result<Exi
             let digest =
                 cli.open_for_read(&workspace)?.map(|s| s.latest_digest(&workspace.project.name)).transpose()?;
             let Some(digest) = digest.flatten() else {
-                bail!("project `{}` has no digest yet; save one with `hookmux digest save`", workspace.project.name);
+                bail!(
+                    "project `{}` has no digest yet; save one with `hookmux memory digest save`",
+                    workspace.project.name
+                );
             };
             let fresh = load::is_fresh(digest.created_at, cli.now, load::DIGEST_FRESHNESS_DAYS);
             if json {
@@ -575,7 +662,7 @@ fn debt_scan(cli: &Cli, target: &Target, all_projects: bool, json: bool, out: &m
     Ok(ExitCode::SUCCESS)
 }
 
-fn lore_wake_up(
+fn wake_up(
     cli: &Cli,
     target: &Target,
     query: Option<&str>,

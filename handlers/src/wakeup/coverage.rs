@@ -160,7 +160,7 @@ impl Coverage {
         line
     }
 
-    /// The report form `hookmux status` prints.
+    /// The report form `hookmux memory status` prints.
     pub fn report(&self) -> [String; 2] {
         ["Wake-up coverage:".to_string(), format!("  {}", self.line())]
     }

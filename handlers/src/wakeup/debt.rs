@@ -1,4 +1,4 @@
-//! `hookmux debt scan`: memories that read as a chronological activity log ("first I…, then…,
+//! `hookmux memory debt`: memories that read as a chronological activity log ("first I…, then…,
 //! finally…") instead of durable signal. Wake-up shows synopses and digests as things to scan;
 //! a session diary there costs the model attention and says little it can reuse.
 

@@ -1,5 +1,5 @@
 //! Loading what wake-up shows: the latest fresh digest, recent memories, active facts, and (with
-//! a prompt) the memories most relevant to it; for `hookmux lore wake-up` also the task
+//! a prompt) the memories most relevant to it; for `hookmux memory wake-up` also the task
 //! inventory, memories related to it and the proposed-memory inbox.
 
 use super::coverage::{reason, Caps, Coverage, Mode, Sections};

@@ -143,11 +143,11 @@ impl Handler for Wakeup {
         };
         let Some(db) = &workspace.db else {
             let err = "no store location: set LORE_DB, HOME or XDG_DATA_HOME";
-            return failed("init", &err, "Run `hookmux status` to diagnose.");
+            return failed("init", &err, "Run `hookmux memory status` to diagnose.");
         };
         let store = match Store::open_existing(db, !cx.dry()) {
             Ok(store) => store,
-            Err(err) => return failed("init", &format!("{err:#}"), "Run `hookmux status` to diagnose."),
+            Err(err) => return failed("init", &format!("{err:#}"), "Run `hookmux memory status` to diagnose."),
         };
 
         let now = dates::to_ms(cx.now());

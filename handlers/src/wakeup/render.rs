@@ -80,7 +80,7 @@ fn framing(project: &Project) -> Vec<String> {
     let mut lines = Vec::new();
     if project.source == ProjectSource::CatchAll && !project.siblings.is_empty() {
         lines.push(indent(&format!(
-            "> Scoped to catch-all \"{}\" (repository-wide). Sub-projects available: {}. Run `hookmux lore \
+            "> Scoped to catch-all \"{}\" (repository-wide). Sub-projects available: {}. Run `hookmux memory \
              wake-up --project NAME` to scope to a specific sub-project.",
             one_line(&project.name),
             project.siblings.join(", ")

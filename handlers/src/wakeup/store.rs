@@ -320,7 +320,7 @@ fn fact_from_row(row: &Row<'_>) -> rusqlite::Result<Fact> {
     })
 }
 
-/// Counts for `hookmux status`.
+/// Counts for `hookmux memory status`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub active: u64,
@@ -609,7 +609,7 @@ impl Store {
         )?)
     }
 
-    /// Every memory of a project, for `hookmux debt scan`.
+    /// Every memory of a project, for `hookmux memory debt`.
     pub fn each_memory(&self, project: Option<&str>, mut f: impl FnMut(Memory)) -> Result<()> {
         let sql = format!("SELECT {MEMORY_COLUMNS} FROM memories m WHERE (?1 IS NULL OR m.project = ?1) ORDER BY m.id");
         let mut stmt = self.conn.prepare(&sql)?;

@@ -8,6 +8,9 @@
 //! with `timeout` filled in and `async` spelled out) as canonical JSON with sorted keys. That is
 //! what trusting a hook in Codex's `/hooks` writes, and what `--trust` writes here, for the
 //! entries this command adds and nothing else.
+//!
+//! `hookmux uninstall codex` removes those entries and their trust records again, recognising
+//! the entries as install does: by their command, this executable's `dispatch --host codex`.
 
 use anyhow::{bail, Context as _};
 use serde_json::{json, Map, Value};
@@ -382,6 +385,247 @@ fn shell_quote(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', r"'\''"))
     }
+}
+
+/// `hookmux uninstall codex`'s options.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct UninstallArgs {
+    /// Which hooks.json to remove the entries from.
+    #[arg(long, value_enum, default_value_t = Scope::User)]
+    pub scope: Scope,
+    /// Show what would be written or removed, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// A handler's place in an event's list, (group, handler), as Codex's trust keys spell it.
+type Place = (usize, usize);
+
+/// What happens to one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Unchanged,
+    Write(String),
+    /// Only hookmux's entries were in it: an install created it.
+    Delete,
+}
+
+/// What an uninstall changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Removal {
+    pub hooks_file: PathBuf,
+    pub hooks_json: Change,
+    /// How many hookmux entries go.
+    pub entries: usize,
+    /// Commands that look like another hookmux's entries, which this one leaves alone.
+    pub lookalikes: Vec<String>,
+    pub config_toml: Change,
+    /// Trust records removed with the entries.
+    pub untrusted: usize,
+    /// Trust records of the user's own hooks renamed because their hook moved up a place.
+    pub rekeyed: usize,
+}
+
+/// `hookmux uninstall codex`.
+pub fn uninstall(args: &UninstallArgs) -> anyhow::Result<ExitCode> {
+    let paths = Paths::discover()?;
+    let removal = plan_removal(&paths, args.scope)?;
+    if !args.dry_run {
+        apply_removal(&removal, &paths)?;
+    }
+    print!("{}", removal_report(&removal, &paths, args.dry_run));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Computes what uninstalling removes, without writing anything.
+pub fn plan_removal(paths: &Paths, scope: Scope) -> anyhow::Result<Removal> {
+    let hooks_file = paths.hooks_file(scope);
+    let mut removal = Removal {
+        hooks_file: hooks_file.clone(),
+        hooks_json: Change::Unchanged,
+        entries: 0,
+        lookalikes: Vec::new(),
+        config_toml: Change::Unchanged,
+        untrusted: 0,
+        rekeyed: 0,
+    };
+    let mut root = read_hooks_json(&hooks_file)?;
+    let Some(object) = root.as_object_mut() else { return Ok(removal) };
+    let Some(hooks) = object.get_mut("hooks") else { return Ok(removal) };
+    let Some(hooks) = hooks.as_object_mut() else {
+        bail!("{}: `hooks` is not an object; fix or remove it, then run this again", hooks_file.display());
+    };
+    // Codex keys trust by position, so every handler that survives may move: old place → new.
+    let mut removed: Vec<(&str, Place)> = Vec::new();
+    let mut moved: Vec<(&str, Place, Place)> = Vec::new();
+    for event in EVENTS {
+        let Some(groups) = hooks.get_mut(*event) else { continue };
+        let Some(groups) = groups.as_array_mut() else {
+            bail!("{}: `hooks.{event}` is not an array; fix it, then run this again", hooks_file.display());
+        };
+        let mut kept_groups = Vec::new();
+        let mut emptied_any = false;
+        for (g, mut group) in std::mem::take(groups).into_iter().enumerate() {
+            let mut ours_here = false;
+            let mut survivors = Vec::new();
+            if let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) {
+                for (h, handler) in std::mem::take(handlers).into_iter().enumerate() {
+                    let command = handler.get("command").and_then(Value::as_str);
+                    if command == Some(paths.command.as_str()) {
+                        removed.push((*event, (g, h)));
+                        ours_here = true;
+                        continue;
+                    }
+                    if let Some(other) = command.filter(|c| c.ends_with(" dispatch --host codex")) {
+                        removal.lookalikes.push(other.to_string());
+                    }
+                    survivors.push((h, handler));
+                }
+                // Where this group ends up if it stays: after the groups kept so far.
+                let new_g = kept_groups.len();
+                for (new_h, (h, _)) in survivors.iter().enumerate() {
+                    if (g, *h) != (new_g, new_h) {
+                        moved.push((*event, (g, *h), (new_g, new_h)));
+                    }
+                }
+                handlers.extend(survivors.iter().map(|(_, handler)| handler.clone()));
+            }
+            // A group left empty by removing ours was an install's own `{"hooks": [ours]}`.
+            if ours_here && survivors.is_empty() {
+                emptied_any = true;
+                continue;
+            }
+            kept_groups.push(group);
+        }
+        *groups = kept_groups;
+        if emptied_any && groups.is_empty() {
+            hooks.remove(*event);
+        }
+    }
+    removal.entries = removed.len();
+    if removed.is_empty() {
+        return Ok(removal);
+    }
+    let hooks_now_empty = hooks.is_empty();
+    if hooks_now_empty {
+        object.remove("hooks");
+    }
+    removal.hooks_json = if object.is_empty() {
+        Change::Delete
+    } else {
+        Change::Write(format!("{}\n", serde_json::to_string_pretty(&root).unwrap_or_default()))
+    };
+    let config_path = paths.config_file();
+    let config_text = match std::fs::read_to_string(&config_path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(removal),
+        Err(err) => bail!("{}: cannot read it: {err}", config_path.display()),
+    };
+    let mut config: toml_edit::DocumentMut = config_text
+        .parse()
+        .with_context(|| format!("{}: not valid TOML; fix it, then run this again", config_path.display()))?;
+    let key = |event: &str, (g, h): Place| format!("{}:{}:{g}:{h}", hooks_file.display(), event_label(event));
+    let forget: Vec<String> = removed.iter().map(|(event, place)| key(event, *place)).collect();
+    let renames: Vec<(String, String)> =
+        moved.iter().map(|(event, from, to)| (key(event, *from), key(event, *to))).collect();
+    let (untrusted, rekeyed) = forget_trust(&mut config, &forget, &renames);
+    (removal.untrusted, removal.rekeyed) = (untrusted, rekeyed);
+    if untrusted + rekeyed > 0 {
+        let text = config.to_string();
+        removal.config_toml = if text.trim().is_empty() { Change::Delete } else { Change::Write(text) };
+    }
+    Ok(removal)
+}
+
+/// Removes the `forget` keys from `hooks.state` and renames the `renames` ones; drops `state` and
+/// `hooks` when that leaves them empty. Returns how many were removed and renamed.
+fn forget_trust(
+    config: &mut toml_edit::DocumentMut,
+    forget: &[String],
+    renames: &[(String, String)],
+) -> (usize, usize) {
+    let Some(hooks) = config.get_mut("hooks").and_then(|h| h.as_table_like_mut()) else { return (0, 0) };
+    let Some(state) = hooks.get_mut("state").and_then(|s| s.as_table_like_mut()) else { return (0, 0) };
+    let untrusted = forget.iter().filter(|key| state.remove(key).is_some()).count();
+    // Take every renamed record out before putting any back, as one's new key may be another's old.
+    let taken: Vec<(&String, toml_edit::Item)> =
+        renames.iter().filter_map(|(from, to)| state.remove(from).map(|item| (to, item))).collect();
+    let rekeyed = taken.len();
+    for (to, item) in taken {
+        state.insert(to, item);
+    }
+    if state.is_empty() {
+        hooks.remove("state");
+    }
+    if hooks.is_empty() {
+        config.remove("hooks");
+    }
+    (untrusted, rekeyed)
+}
+
+/// Writes or deletes each file the removal changes.
+pub fn apply_removal(removal: &Removal, paths: &Paths) -> anyhow::Result<()> {
+    for (path, change) in [(&removal.hooks_file, &removal.hooks_json), (&paths.config_file(), &removal.config_toml)] {
+        match change {
+            Change::Unchanged => {}
+            Change::Write(text) => write_atomically(path, text)?,
+            Change::Delete => {
+                std::fs::remove_file(path).with_context(|| format!("cannot remove {}", path.display()))?
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What `uninstall codex` prints.
+pub fn removal_report(removal: &Removal, paths: &Paths, dry_run: bool) -> String {
+    let mut out = String::new();
+    let file = removal.hooks_file.display();
+    if removal.entries == 0 {
+        out.push_str(&format!("{file}: no hookmux entries (`{}`) to remove.\n", paths.command));
+        for other in &removal.lookalikes {
+            out.push_str(&format!(
+                "{file}: `{other}` looks like another hookmux's entry; uninstall with that hookmux to remove it.\n"
+            ));
+        }
+        return out;
+    }
+    let entries = if removal.entries == 1 { "entry" } else { "entries" };
+    match (&removal.hooks_json, dry_run) {
+        (Change::Write(text), true) => out.push_str(&format!("hookmux would write {file}:\n{text}")),
+        (Change::Delete, true) => out.push_str(&format!(
+            "hookmux would remove {file}: it holds only hookmux's {} {entries}.\n",
+            removal.entries
+        )),
+        (Change::Delete, false) => {
+            out.push_str(&format!("{file}: removed, as it held only hookmux's {} {entries}.\n", removal.entries))
+        }
+        _ => out.push_str(&format!(
+            "{file}: removed hookmux's {} {entries}; your other hooks are as they were.\n",
+            removal.entries
+        )),
+    }
+    let config = paths.config_file();
+    let config = config.display();
+    match (&removal.config_toml, dry_run) {
+        (Change::Unchanged, _) => {}
+        (Change::Write(text), true) => out.push_str(&format!("hookmux would write {config}:\n{text}")),
+        (Change::Delete, true) => {
+            out.push_str(&format!("hookmux would remove {config}: it holds only those trust records.\n"))
+        }
+        (Change::Delete, false) => out.push_str(&format!("{config}: removed, as it held only those trust records.\n")),
+        (Change::Write(_), false) => {
+            out.push_str(&format!("{config}: removed {} trust record(s) of those entries", removal.untrusted));
+            if removal.rekeyed > 0 {
+                out.push_str(&format!(
+                    " and moved {} of your hooks' records to their new places, so Codex still trusts them",
+                    removal.rekeyed
+                ));
+            }
+            out.push_str(".\n");
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! `hookmux debt scan` rules and `hookmux memory import` formats.
+//! `hookmux memory debt` rules and `hookmux memory import` formats.
 
 use super::*;
 use crate::wakeup::debt::{count_sequence_markers, longest_ascending_timestamps, scan, Rule};

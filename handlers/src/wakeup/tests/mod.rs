@@ -12,7 +12,7 @@
 //!   FTS5 BM25), `coverage: null` from a mocked loader.
 //! - The task inventory: the hook never loads it (`taskLimit: 0`), so the fair overdue / stale /
 //!   active subset, task bullet rendering, per-bucket over-fetch and null-date starvation cases
-//!   are not ported. `hookmux lore wake-up` keeps a small inventory (active `task` memories) to
+//!   are not ported. `hookmux memory wake-up` keeps a small inventory (active `task` memories) to
 //!   seed its related section; `data::related_*` covers that.
 //! - MCP-only channels: decisions (proposed, overdue), pinned blocks, inherited upstream vaults,
 //!   the stale-confidence query, `task-only` shape, and `WakeUpCache` (TTL, epoch bumps,

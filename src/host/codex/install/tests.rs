@@ -173,3 +173,112 @@ fn commands_are_quoted_for_the_shell() {
     assert_eq!(shell_quote("/My Tools/hookmux"), "'/My Tools/hookmux'");
     assert_eq!(project_root(Path::new("/nonexistent/a/b")), Path::new("/nonexistent/a/b"));
 }
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+#[test]
+fn uninstalling_a_fresh_install_removes_the_files_it_created() {
+    let root = tempfile::tempdir().unwrap();
+    let paths = paths(root.path());
+    apply(&plan(&paths, Scope::User, true).unwrap(), &paths).unwrap();
+    let removal = plan_removal(&paths, Scope::User).unwrap();
+    assert_eq!((removal.entries, removal.untrusted), (EVENTS.len(), EVENTS.len()));
+    assert_eq!((&removal.hooks_json, &removal.config_toml), (&Change::Delete, &Change::Delete));
+    apply_removal(&removal, &paths).unwrap();
+    assert_eq!(read(&paths.codex_home.join("hooks.json")), None);
+    assert_eq!(read(&paths.config_file()), None);
+    let again = plan_removal(&paths, Scope::User).unwrap();
+    assert_eq!((again.entries, &again.hooks_json), (0, &Change::Unchanged));
+    assert!(removal_report(&again, &paths, false).contains("no hookmux entries"));
+}
+
+#[test]
+fn install_then_uninstall_leaves_the_users_files_as_they_were() {
+    let root = tempfile::tempdir().unwrap();
+    let paths = paths(root.path());
+    std::fs::create_dir_all(&paths.codex_home).unwrap();
+    let mine = json!({"note": 1, "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "my-guard"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "my-stop", "timeout": 5}]}],
+    }});
+    let hooks_text = format!("{}\n", serde_json::to_string_pretty(&mine).unwrap());
+    let hooks_file = paths.codex_home.join("hooks.json");
+    std::fs::write(&hooks_file, &hooks_text).unwrap();
+    let config = format!(
+        "# my settings\nmodel = \"gpt-5.5\"  # keep this comment\n\n[hooks.state.\"{}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:abc\"\n",
+        hooks_file.display()
+    );
+    std::fs::write(paths.config_file(), &config).unwrap();
+
+    apply(&plan(&paths, Scope::User, true).unwrap(), &paths).unwrap();
+    assert_ne!(read(&hooks_file).unwrap(), hooks_text);
+    let removal = plan_removal(&paths, Scope::User).unwrap();
+    assert_eq!((removal.entries, removal.untrusted, removal.rekeyed), (EVENTS.len(), EVENTS.len(), 0));
+    apply_removal(&removal, &paths).unwrap();
+    assert_eq!(read(&hooks_file).unwrap(), hooks_text);
+    assert_eq!(read(&paths.config_file()).unwrap(), config);
+    let report = removal_report(&removal, &paths, false);
+    assert!(report.contains("your other hooks are as they were"), "{report}");
+}
+
+#[test]
+fn a_hook_added_after_ours_keeps_its_trust_when_ours_goes() {
+    let root = tempfile::tempdir().unwrap();
+    let paths = paths(root.path());
+    apply(&plan(&paths, Scope::User, true).unwrap(), &paths).unwrap();
+    let hooks_file = paths.codex_home.join("hooks.json");
+    let mut hooks: Value = serde_json::from_str(&read(&hooks_file).unwrap()).unwrap();
+    let later = json!({"type": "command", "command": "my-later-guard"});
+    hooks["hooks"]["PreToolUse"].as_array_mut().unwrap().push(json!({"matcher": "Edit", "hooks": [later]}));
+    std::fs::write(&hooks_file, serde_json::to_string(&hooks).unwrap()).unwrap();
+    let hash = trust_hash("PreToolUse", Some("Edit"), &later);
+    let mut config = read(&paths.config_file()).unwrap();
+    config.push_str(&format!(
+        "\n[hooks.state.\"{}:pre_tool_use:1:0\"]\ntrusted_hash = \"{hash}\"\n",
+        hooks_file.display()
+    ));
+    std::fs::write(paths.config_file(), config).unwrap();
+
+    let removal = plan_removal(&paths, Scope::User).unwrap();
+    assert_eq!(removal.rekeyed, 1);
+    apply_removal(&removal, &paths).unwrap();
+    let hooks: Value = serde_json::from_str(&read(&hooks_file).unwrap()).unwrap();
+    assert_eq!(hooks, json!({"hooks": {"PreToolUse": [{"matcher": "Edit", "hooks": [later]}]}}));
+    let config: toml_edit::DocumentMut = read(&paths.config_file()).unwrap().parse().unwrap();
+    let state = config["hooks"]["state"].as_table_like().unwrap();
+    let keys: Vec<&str> = state.iter().map(|(key, _)| key).collect();
+    // Codex now finds the user's hook at 0:0, under the hash it trusted.
+    assert_eq!(keys, [format!("{}:pre_tool_use:0:0", hooks_file.display())]);
+    assert_eq!(config["hooks"]["state"][keys[0]]["trusted_hash"].as_str(), Some(hash.as_str()));
+}
+
+#[test]
+fn another_hookmuxs_entries_are_named_and_left_alone() {
+    let root = tempfile::tempdir().unwrap();
+    let paths = paths(root.path());
+    std::fs::create_dir_all(&paths.codex_home).unwrap();
+    let other = "/old/place/hookmux dispatch --host codex";
+    let text = json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": other}]}]}}).to_string();
+    std::fs::write(paths.codex_home.join("hooks.json"), &text).unwrap();
+    let removal = plan_removal(&paths, Scope::User).unwrap();
+    assert_eq!((removal.entries, &removal.hooks_json), (0, &Change::Unchanged));
+    apply_removal(&removal, &paths).unwrap();
+    assert_eq!(read(&paths.codex_home.join("hooks.json")).unwrap(), text);
+    let report = removal_report(&removal, &paths, false);
+    assert!(report.contains(other) && report.contains("uninstall with that hookmux"), "{report}");
+}
+
+#[test]
+fn uninstall_reports_broken_files_and_changes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let paths = paths(root.path());
+    std::fs::create_dir_all(&paths.codex_home).unwrap();
+    std::fs::write(paths.codex_home.join("hooks.json"), "{ nope").unwrap();
+    let err = plan_removal(&paths, Scope::User).unwrap_err().to_string();
+    assert!(err.contains("hooks.json: not valid JSON"), "{err}");
+    std::fs::write(paths.codex_home.join("hooks.json"), r#"{"hooks": {"Stop": {}}}"#).unwrap();
+    let err = plan_removal(&paths, Scope::User).unwrap_err().to_string();
+    assert!(err.contains("`hooks.Stop` is not an array"), "{err}");
+}
