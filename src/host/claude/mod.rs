@@ -15,7 +15,7 @@ pub use encode::encode_combined;
 pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse(stdin);
     if let Some(error) = event.parse_error() {
-        return super::unreadable(error);
+        return super::answer::unreadable(error);
     }
     answer(dispatch::dispatch(std::slice::from_ref(&event), world, options))
 }
@@ -23,7 +23,9 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
 /// The hook answer for what dispatch did: the encoded verdict with dispatch's notices on stderr.
 pub fn answer(result: Result<Verdict, NotRun>) -> Encoded {
     match result {
-        Ok(verdict) => super::with_notices(encode_combined(&verdict.combined, verdict.kind), &verdict.combined.notices),
-        Err(why) => super::not_run(&why),
+        Ok(verdict) => {
+            super::answer::with_notices(encode_combined(&verdict.combined, verdict.kind), &verdict.combined.notices)
+        }
+        Err(why) => super::answer::not_run(&why),
     }
 }

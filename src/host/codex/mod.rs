@@ -75,13 +75,13 @@ pub enum PatchOp {
 pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse(stdin);
     if let Some(error) = event.parse_error() {
-        return super::unreadable(error);
+        return super::answer::unreadable(error);
     }
     let event = with_transcript(event, world);
     let decoded = decode(&event);
     match dispatch::dispatch(&decoded.events, world, options) {
-        Ok(verdict) => super::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
-        Err(why) => super::not_run(&why),
+        Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
+        Err(why) => super::answer::not_run(&why),
     }
 }
 
@@ -91,7 +91,7 @@ fn with_transcript(event: Event, world: &World) -> Event {
     if event.transcript_path().is_some_and(|p| !p.is_empty()) {
         return event;
     }
-    super::record_transcript(event, world)
+    super::transcript::record_transcript(event, world)
 }
 
 /// Maps a Codex event to the Claude events its hooks are planned for.
@@ -281,7 +281,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
         HookEvent::UserPromptSubmit => {
             if !combined.blocks.is_empty() {
                 top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), super::non_empty_reason(combined.blocks.join("\n")).into());
+                top.insert("reason".into(), super::answer::non_empty_reason(combined.blocks.join("\n")).into());
             }
             stop(&mut top, stop_reason.as_deref());
         }
@@ -292,7 +292,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
             reasons.append(&mut context);
             if !reasons.is_empty() {
                 top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), super::non_empty_reason(reasons.join("\n")).into());
+                top.insert("reason".into(), super::answer::non_empty_reason(reasons.join("\n")).into());
             }
             stop(&mut top, stop_reason.as_deref());
         }
@@ -344,7 +344,7 @@ fn pre_tool_use(combined: &Combined, decoded: &Decoded, specific: &mut Map<Strin
     match permission {
         Some(Permission::Deny) => {
             specific.insert("permissionDecision".into(), "deny".into());
-            specific.insert("permissionDecisionReason".into(), super::non_empty_reason(reasons).into());
+            specific.insert("permissionDecisionReason".into(), super::answer::non_empty_reason(reasons).into());
         }
         Some(Permission::Ask) => {
             let why =

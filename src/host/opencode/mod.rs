@@ -383,7 +383,7 @@ pub fn decode(plugin: &PluginEvent, world: &World) -> Result<Event, String> {
     ordered.insert("hook_event_name".into(), event_name.as_str().into());
     ordered.extend(fields);
     let event = Event::from_fields(ordered);
-    Ok(super::record_transcript(event, world))
+    Ok(super::transcript::record_transcript(event, world))
 }
 
 fn session_id(plugin: &PluginEvent) -> Option<String> {
@@ -479,9 +479,12 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
         Ok(verdict) => {
             let answer = encode(&verdict, &plugin);
             let stdout = format!("{}\n", serde_json::to_string(&answer).unwrap_or_else(|_| "{}".into()));
-            super::with_notices(Encoded { stdout, stderr: String::new(), exit_code: 0 }, &verdict.combined.notices)
+            super::answer::with_notices(
+                Encoded { stdout, stderr: String::new(), exit_code: 0 },
+                &verdict.combined.notices,
+            )
         }
-        Err(why) => Encoded { stdout: "{}\n".into(), ..super::not_run(&why) },
+        Err(why) => Encoded { stdout: "{}\n".into(), ..super::answer::not_run(&why) },
     }
 }
 
@@ -521,7 +524,9 @@ pub fn encode(verdict: &Verdict, plugin: &PluginEvent) -> PluginAnswer {
     match kind {
         HookEvent::PreToolUse => {
             match &combined.permission {
-                Some((Permission::Deny, reasons)) => answer.block = Some(super::non_empty_reason(reasons.join("\n"))),
+                Some((Permission::Deny, reasons)) => {
+                    answer.block = Some(super::answer::non_empty_reason(reasons.join("\n")))
+                }
                 Some((Permission::Ask, reasons)) => {
                     let why = "a hook asks for confirmation before this runs, and an OpenCode plugin cannot ask, so hookmux blocks it";
                     let reasons = reasons.join("\n");
