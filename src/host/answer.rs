@@ -3,6 +3,48 @@
 
 use crate::engine::dispatch::NotRun;
 use crate::protocol::Encoded;
+use hookmux_sdk::HookEvent;
+use std::fmt;
+
+/// A part of the verdict the host cannot carry out, told to the user instead of dropped
+/// silently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unhonoured {
+    /// A hook's `updatedInput` that cannot be written back in the host's form.
+    UpdatedInput { why: String },
+    /// A PermissionRequest allow with a rewritten input: the host cannot run the rewrite.
+    RewrittenPermission,
+    /// A PermissionRequest allow's `updatedPermissions`, which the host does not take.
+    UpdatedPermissions,
+    /// A request to stop the turn from an event the host cannot stop a turn from.
+    Stop { event: HookEvent, reason: String },
+    /// A PreCompact block, where the host cannot block compaction.
+    CompactionBlock,
+}
+
+impl fmt::Display for Unhonoured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unhonoured::UpdatedInput { why } => write!(f, "hookmux: a hook's updatedInput was not applied: {why}"),
+            Unhonoured::RewrittenPermission => f.write_str(
+                "hookmux: a PermissionRequest hook allowed a rewritten input, which Codex cannot apply; Codex decides as without the hook",
+            ),
+            Unhonoured::UpdatedPermissions => {
+                f.write_str("hookmux: a PermissionRequest hook's updatedPermissions were dropped: Codex does not take them")
+            }
+            Unhonoured::Stop { event, reason } => {
+                let reason = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
+                write!(
+                    f,
+                    "hookmux: a {event} hook asked to stop the turn{reason}; Codex cannot stop a turn from {event}, so it goes on"
+                )
+            }
+            Unhonoured::CompactionBlock => {
+                f.write_str("hookmux: a PreCompact hook asked to block compaction, which OpenCode cannot do")
+            }
+        }
+    }
+}
 
 /// The answer when dispatch ran nothing: silence for a nested dispatch (the outer one answers),
 /// the reason on stderr for an event no hook can be configured for.

@@ -30,6 +30,7 @@
 
 pub mod install;
 
+use super::answer::Unhonoured;
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
@@ -256,7 +257,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
         HookEvent::PreToolUse => {
             pre_tool_use(combined, decoded, &mut specific, &mut messages);
             if let Some(reason) = &stop_reason {
-                messages.push(cannot_stop(kind, reason));
+                messages.push(Unhonoured::Stop { event: kind, reason: reason.to_string() }.to_string());
             }
         }
         HookEvent::PermissionRequest => {
@@ -264,7 +265,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
                 specific.insert("decision".into(), decision);
             }
             if let Some(reason) = &stop_reason {
-                messages.push(cannot_stop(kind, reason));
+                messages.push(Unhonoured::Stop { event: kind, reason: reason.to_string() }.to_string());
             }
         }
         HookEvent::PostToolUse => {
@@ -275,7 +276,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
                 top.insert("reason".into(), as_text(output).into());
             }
             if let Some(reason) = &stop_reason {
-                messages.push(cannot_stop(kind, reason));
+                messages.push(Unhonoured::Stop { event: kind, reason: reason.to_string() }.to_string());
             }
         }
         HookEvent::UserPromptSubmit => {
@@ -363,7 +364,7 @@ fn pre_tool_use(combined: &Combined, decoded: &Decoded, specific: &mut Map<Strin
                         specific.insert("permissionDecision".into(), "allow".into());
                         specific.insert("updatedInput".into(), input);
                     }
-                    Err(why) => messages.push(format!("hookmux: a hook's updatedInput was not applied: {why}")),
+                    Err(why) => messages.push(Unhonoured::UpdatedInput { why }.to_string()),
                 }
             }
         }
@@ -413,15 +414,12 @@ fn permission_request(combined: &Combined, messages: &mut Vec<String>) -> Option
         Some("allow") if decision.contains_key("updatedInput") => {
             // Codex cannot run the rewritten input; allowing the original would run what the
             // hook replaced, so the request goes to Codex's own approval instead.
-            messages.push("hookmux: a PermissionRequest hook allowed a rewritten input, which Codex cannot apply; Codex decides as without the hook".into());
+            messages.push(Unhonoured::RewrittenPermission.to_string());
             None
         }
         Some("allow") => {
             if decision.contains_key("updatedPermissions") {
-                messages.push(
-                    "hookmux: a PermissionRequest hook's updatedPermissions were dropped: Codex does not take them"
-                        .into(),
-                );
+                messages.push(Unhonoured::UpdatedPermissions.to_string());
             }
             Some(json!({"behavior": "allow"}))
         }
@@ -436,13 +434,6 @@ fn stop(top: &mut Map<String, Value>, reason: Option<&str>) {
             top.insert("stopReason".into(), reason.into());
         }
     }
-}
-
-fn cannot_stop(kind: HookEvent, reason: &str) -> String {
-    let reason = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
-    format!(
-        "hookmux: a {kind} hook asked to stop the turn{reason}; Codex cannot stop a turn from {kind}, so it goes on"
-    )
 }
 
 fn is_mcp(decoded: &Decoded) -> bool {

@@ -23,6 +23,7 @@
 //! caches each call's input (the `transcript` built-ins) so that `transcript_path` and
 //! PostToolUse's `tool_input` are real.
 
+use super::answer::Unhonoured;
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{ContextPiece, Permission};
 use crate::protocol::Encoded;
@@ -605,14 +606,19 @@ pub fn encode(verdict: &Verdict, plugin: &PluginEvent) -> PluginAnswer {
                 .filter(|text| !text.is_empty())
                 .collect();
             if !combined.blocks.is_empty() || combined.stop.is_some() {
-                own_message = Some("hookmux: a PreCompact hook asked to block compaction, which OpenCode cannot do");
+                own_message = Some(Unhonoured::CompactionBlock.to_string());
             }
         }
         _ => {}
     }
 
-    let messages: Vec<&str> =
-        combined.system_messages.iter().chain(&combined.notices).map(String::as_str).chain(own_message).collect();
+    let messages: Vec<&str> = combined
+        .system_messages
+        .iter()
+        .chain(&combined.notices)
+        .map(String::as_str)
+        .chain(own_message.as_deref())
+        .collect();
     answer.system_message = (!messages.is_empty()).then(|| messages.join("\n"));
     answer
 }
