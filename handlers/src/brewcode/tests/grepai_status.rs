@@ -1,4 +1,4 @@
-//! Tests that start a grepai process live in tests/brewcode_processes.rs: the process table is
+//! Tests that start a grepai process live in tests/it/brewcode_processes.rs: the process table is
 //! shared by every test running at the same time.
 
 use super::support::*;

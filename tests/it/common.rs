@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name)
@@ -11,6 +12,19 @@ pub fn fixture(name: &str) -> PathBuf {
 
 pub fn fixture_text(name: &str) -> String {
     std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+/// grepai-status finds grepai's parts by their command lines, machine-wide, and all tests share
+/// one process: a test that starts a process looking like grepai holds this for writing, and a
+/// test whose answers assume grepai is stopped holds it for reading.
+static GREPAI_LOOKALIKES: RwLock<()> = RwLock::new(());
+
+pub fn grepai_lookalikes_running() -> RwLockWriteGuard<'static, ()> {
+    GREPAI_LOOKALIKES.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+pub fn no_grepai_lookalikes() -> RwLockReadGuard<'static, ()> {
+    GREPAI_LOOKALIKES.read().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// One `hookmux` invocation with a clean environment: only `PATH`, plus what the test sets.

@@ -7,7 +7,7 @@
 //! which of the hooks' own strings reached the model. The real host is checked by
 //! `scripts/dropin-check.sh`.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use std::collections::BTreeSet;

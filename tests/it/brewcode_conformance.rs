@@ -39,6 +39,7 @@ fn assert_all_same(command: &mut Command) {
 #[test]
 fn every_shared_scenario_is_the_same() {
     let Some(shared) = shared() else { return };
+    let _grepai_stopped = crate::common::no_grepai_lookalikes();
     assert_all_same(
         Command::new("python3")
             .arg(shared.join("conformance/brewcode-3.4.20/compare.py"))
@@ -49,6 +50,7 @@ fn every_shared_scenario_is_the_same() {
 #[test]
 fn every_extra_scenario_is_the_same() {
     let Some(shared) = shared() else { return };
+    let _grepai_stopped = crate::common::no_grepai_lookalikes();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/brewcode_scenarios.py");
     assert_all_same(
         Command::new("python3")

@@ -1,7 +1,7 @@
 //! The brewcode handlers as Claude Code runs them: `hookmux run NAME` with a real Claude Code
 //! 2.1.328 payload on stdin, in a real project; the JSON on stdout checked field by field.
 
-mod common;
+use crate::common;
 use common::{fixture_text, Hookmux};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! several sources with duplicates, and managed-only settings. Each tree has `home/`, `project/`
 //! and `managed/` folders, wired up as `$HOME`, `$CLAUDE_PROJECT_DIR` and `$HOOKMUX_MANAGED_DIR`.
 
-mod common;
+use crate::common;
 
 use common::{fixture, Hookmux};
 

@@ -1,7 +1,7 @@
 //! The OpenCode plugin's own tests (`integrations/opencode/hookmux.test.js`, Node's test runner)
 //! against this build of hookmux, and `dispatch --host opencode` as a process.
 
-mod common;
+use crate::common;
 
 use common::Hookmux;
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! `hookmux knowledge add|show|compact` on a brewcode task's KNOWLEDGE.jsonl.
 
-mod common;
+use crate::common;
 use common::Hookmux;
 use serde_json::{json, Value};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `hookmux dispatch` as a process: what it does with real hooks that hang, spawn, flood, fail,
 //! live in the background or answer over http.
 
-mod common;
+use crate::common;
 
 use common::{fixture_text, Hookmux};
 use serde_json::{json, Value};

@@ -1,9 +1,9 @@
 //! `grepai-status` and real grepai processes: finding a running part by its command line, as
 //! brewcode's `pgrep -f` fallback does when a pid file is missing, and starting the watcher.
-//! This is its own test binary because the processes are visible machine-wide: no test that
-//! expects grepai to be stopped may run meanwhile.
+//! The processes are visible machine-wide, so these tests hold `common::grepai_lookalikes_running`
+//! and no test that expects grepai to be stopped runs meanwhile.
 
-mod common;
+use crate::common;
 use common::Hookmux;
 use serde_json::json;
 use std::io::{Read, Write};
@@ -39,6 +39,7 @@ fn session_start(project: &Path) -> String {
 #[test]
 #[cfg(target_os = "linux")]
 fn a_process_whose_command_line_names_mcp_serve_is_running() {
+    let _alone = common::grepai_lookalikes_running();
     let project = indexed_project();
     // The test process stands in for the watcher, through its pid file.
     std::fs::write(project.path().join(".grepai/watch.pid"), std::process::id().to_string()).unwrap();
@@ -69,6 +70,7 @@ fn a_process_whose_command_line_names_mcp_serve_is_running() {
 
 #[test]
 fn the_watcher_is_started_when_only_it_is_missing() {
+    let _alone = common::grepai_lookalikes_running();
     let project = indexed_project();
     std::fs::write(project.path().join(".grepai/mcp-serve.pid"), std::process::id().to_string()).unwrap();
     // A `grepai` on PATH that records how it was called.

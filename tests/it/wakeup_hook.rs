@@ -2,7 +2,7 @@
 //! marker privacy under any umask, fail-open on a read-only state folder, and 32 processes of one
 //! session racing for the marker.
 
-mod common;
+use crate::common;
 use common::{fixture_text, Hookmux, Output};
 use serde_json::{json, Value};
 use std::io::Write;

@@ -1,7 +1,7 @@
 //! The memory commands as a user runs them: `hookmux memory …`, the deprecated top-level
 //! spellings beside them, and eight processes writing at once.
 
-mod common;
+use crate::common;
 use common::{fixture, Hookmux, Output};
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! `hookmux dispatch --host codex` and `hookmux install codex` as processes, on Codex 0.169.0's
 //! own payloads.
 
-mod common;
+use crate::common;
 
 use common::{fixture_text, Hookmux};
 use serde_json::{json, Value};

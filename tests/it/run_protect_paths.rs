@@ -1,7 +1,7 @@
 //! `hookmux run protect-paths` as a standalone Claude Code hook, on the real payloads captured
 //! from Claude Code 2.1.328.
 
-mod common;
+use crate::common;
 use common::{fixture_text, Hookmux};
 use serde_json::Value;
 

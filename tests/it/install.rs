@@ -1,6 +1,6 @@
 //! `hookmux install claude` and `uninstall claude` on real files, every scope.
 
-mod common;
+use crate::common;
 
 use common::Hookmux;
 use serde_json::Value;

@@ -1,0 +1,18 @@
+//! The integration tests, one binary: each module runs the built `hookmux` as a host would.
+//! One binary links once, where a file per test under `tests/` would link each on its own.
+
+mod common;
+
+mod brewcode_conformance;
+mod brewcode_knowledge_cli;
+mod brewcode_processes;
+mod brewcode_run;
+mod codex_dispatch;
+mod dispatch;
+mod dispatch_conformance;
+mod inspect;
+mod install;
+mod opencode_plugin;
+mod run_protect_paths;
+mod wakeup_cli;
+mod wakeup_hook;
