@@ -16,10 +16,10 @@ fn shared() -> Option<PathBuf> {
     let ready = folder.join("conformance/brewcode-3.4.20/compare.py").is_file()
         && Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
     if !ready {
-        eprintln!(
-            "skipped: no {} with python3 (set HOOKMUX_SHARED)",
+        crate::common::skip(&format!(
+            "no {} with python3 (set HOOKMUX_SHARED)",
             folder.join("conformance/brewcode-3.4.20").display()
-        );
+        ));
     }
     ready.then_some(folder)
 }

@@ -14,6 +14,17 @@ pub fn fixture_text(name: &str) -> String {
     std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
+/// A test that cannot run here for lack of a prerequisite says `SKIPPED: <why>` and passes, but
+/// fails under CI (`CI` set to `true` or `1`): there a missing prerequisite is a broken set-up
+/// that must not pass unnoticed. Call it as `return common::skip(...)`.
+pub fn skip(why: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+    assert!(!ci, "SKIPPED under CI: {why}");
+    // Straight to stderr rather than through eprintln!, which the test harness captures: a skip
+    // shows in the output of a plain `cargo test`.
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");
+}
+
 /// grepai-status finds grepai's parts by their command lines, machine-wide, and all tests share
 /// one process: a test that starts a process looking like grepai holds this for writing, and a
 /// test whose answers assume grepai is stopped holds it for reading.
@@ -33,6 +44,7 @@ pub struct Hookmux {
     stdin: Vec<u8>,
     env: Vec<(String, String)>,
     cwd: Option<PathBuf>,
+    unprivileged: bool,
 }
 
 #[derive(Debug)]
@@ -50,7 +62,13 @@ impl Output {
 
 impl Hookmux {
     pub fn new<I: IntoIterator<Item = S>, S: Into<String>>(args: I) -> Hookmux {
-        Hookmux { args: args.into_iter().map(Into::into).collect(), stdin: Vec::new(), env: Vec::new(), cwd: None }
+        Hookmux {
+            args: args.into_iter().map(Into::into).collect(),
+            stdin: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            unprivileged: false,
+        }
     }
 
     pub fn args_push<I: IntoIterator<Item = S>, S: Into<String>>(mut self, args: I) -> Hookmux {
@@ -73,6 +91,14 @@ impl Hookmux {
         self
     }
 
+    /// Runs the program as root without root's power to write where permission bits say no
+    /// (Linux's `noroot` secure bit: an executed program gets no capabilities), so that a test
+    /// run as root, as CI is, meets a read-only folder as any user does. No change for others.
+    pub fn unprivileged(mut self) -> Hookmux {
+        self.unprivileged = true;
+        self
+    }
+
     pub fn run(self) -> Output {
         self.run_program(env!("CARGO_BIN_EXE_hookmux"))
     }
@@ -87,6 +113,11 @@ impl Hookmux {
         }
         if let Some(cwd) = &self.cwd {
             command.current_dir(cwd);
+        }
+        if self.unprivileged {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: the closure only calls geteuid and prctl, both async-signal-safe.
+            unsafe { command.pre_exec(drop_root_privileges) };
         }
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = command.spawn().expect("spawn hookmux");
@@ -103,4 +134,24 @@ impl Hookmux {
             code: output.status.code(),
         }
     }
+}
+
+/// For `Command::pre_exec`: see `Hookmux::unprivileged`.
+#[cfg(target_os = "linux")]
+pub fn drop_root_privileges() -> std::io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    let bits = (libc::SECBIT_NOROOT | libc::SECBIT_NOROOT_LOCKED) as libc::c_ulong;
+    // SAFETY: PR_SET_SECUREBITS changes only this (forked) process's security bits.
+    match unsafe { libc::prctl(libc::PR_SET_SECUREBITS, bits, 0, 0, 0) } {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn drop_root_privileges() -> std::io::Result<()> {
+    Ok(())
 }

@@ -8,15 +8,30 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
 
+/// The major version of the `node` on PATH, if there is one.
+fn node_major() -> Option<u32> {
+    let output = Command::new("node").arg("--version").output().ok().filter(|o| o.status.success())?;
+    String::from_utf8_lossy(&output.stdout).trim().strip_prefix('v')?.split('.').next()?.parse().ok()
+}
+
 #[test]
 fn the_plugin_passes_its_tests_with_this_hookmux() {
+    if node_major().is_none_or(|major| major < 20) {
+        return common::skip("the OpenCode plugin's tests need Node.js 20 or later on PATH (`node`)");
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The plugin's hookmux keeps state under HOME and the tests' projects go to TMPDIR: both
+    // inside a folder of this test's own.
+    let home = tempfile::tempdir().unwrap();
     let output = Command::new("node")
         .args(["--test", "integrations/opencode/"])
         .current_dir(root)
         .env("HOOKMUX_BIN", env!("CARGO_BIN_EXE_hookmux"))
+        .env("HOME", home.path())
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("TMPDIR", home.path())
         .output()
-        .unwrap_or_else(|err| panic!("the OpenCode plugin's tests need Node.js 20 or later on PATH (`node`): {err}"));
+        .expect("run node");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),

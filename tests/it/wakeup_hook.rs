@@ -1,5 +1,5 @@
 //! `hookmux run wakeup` as the real hook process: real payloads, the stdin/env event bridge,
-//! marker privacy under any umask, fail-open on a read-only state folder, and 32 processes of one
+//! marker privacy under any umask, fail-open on a read-only state folder (also for root), and 32 processes of one
 //! session racing for the marker.
 
 use crate::common;
@@ -189,19 +189,19 @@ fn the_marker_is_private_even_under_umask_000() {
     assert_eq!(mode(&site.state().join("umask.wakeup")), 0o600);
 }
 
-/// A folder this process cannot create files in: a 0500 folder, or, for root (who ignores
-/// permission bits), `/sys`, where nobody can.
+/// A 0500 folder in the site, if hookmux run `unprivileged` cannot create files in it: a user
+/// never can, root only once its `noroot` secure bit is set (CI runs as root).
 fn read_only_dir(site: &Site) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
     let dir = site.dir.path().join("read-only");
     std::fs::create_dir(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
-    let writable = |d: &Path| std::fs::write(d.join(".probe"), "").is_ok();
-    if !writable(&dir) {
-        return Some(dir);
-    }
-    let sys = PathBuf::from("/sys");
-    (sys.is_dir() && !writable(&sys)).then_some(sys)
+    let mut probe = Command::new("sh");
+    probe.args(["-c", ": > \"$1/probe\" 2>/dev/null", "sh"]).arg(&dir);
+    // SAFETY: drop_root_privileges only calls geteuid and prctl, both async-signal-safe.
+    unsafe { probe.pre_exec(common::drop_root_privileges) };
+    probe.status().is_ok_and(|status| !status.success()).then_some(dir)
 }
 
 #[test]
@@ -209,13 +209,17 @@ fn a_read_only_state_dir_fails_open_and_still_injects() {
     let site = Site::new();
     site.seed();
     let Some(state) = read_only_dir(&site) else {
-        eprintln!("skipped: no read-only folder available to this user");
-        return;
+        return common::skip("no read-only folder: root here cannot set its noroot secure bit");
     };
     let event =
         json!({"hook_event_name": "UserPromptSubmit", "session_id": "ro", "prompt": "staging deploys"}).to_string();
     for _ in 0..2 {
-        let out = site.hookmux(["run", "wakeup"]).env("LORE_HOOK_STATE_DIR", &state).stdin(event.clone()).run();
+        let out = site
+            .hookmux(["run", "wakeup"])
+            .env("LORE_HOOK_STATE_DIR", &state)
+            .unprivileged()
+            .stdin(event.clone())
+            .run();
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(out.stdout.contains("## For Your Current Task"), "{out:?}");
         assert!(out.stderr.starts_with("[lore] wakeup: debounce mark failed — "), "{out:?}");
