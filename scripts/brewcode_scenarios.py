@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""More brewcode v3.4.20 conformance scenarios: edge cases beyond the shared set.
+"""More brewcode v3.4.20 conformance scenarios: edge cases beyond the recorded set.
 
-    brewcode_scenarios.py generate [--shared DIR] [--out DIR]   # (re)write the inputs; record after
-    brewcode_scenarios.py record BREWCODE_HOOKS [--shared DIR] [--out DIR] [NAME...]
-    brewcode_scenarios.py compare HOOKMUX_BIN [--shared DIR] [--out DIR] [NAME...] [-v]
+    brewcode_scenarios.py generate [--conformance DIR] [--out DIR]   # (re)write the inputs; record after
+    brewcode_scenarios.py record BREWCODE_HOOKS [--conformance DIR] [--out DIR] [NAME...]
+    brewcode_scenarios.py compare HOOKMUX_BIN [--conformance DIR] [--out DIR] [NAME...] [-v]
 
-The scenarios live in fixtures/brewcode/scenarios/, in the shared set's format (see
-../shared/conformance/brewcode-3.4.20/README.md), each made from a shared scenario with edits:
+The scenarios live in fixtures/brewcode/scenarios/, in the recorded set's format (see
+fixtures/brewcode/conformance/README.md), each made from a recorded scenario with edits:
 a lock of another task, a PLAN.md that is a folder, a knowledge line `5`, a config that is JSON
 `null`, an index of exactly 20 000 bytes, and so on. `record` runs brewcode's real hooks under
 node (BREWCODE_HOOKS is its hooks folder, e.g. a checkout of kochetkov-ma/claude-brewcode at
 a37064f, brewcode/hooks) and writes expected.json; `compare` runs `HOOKMUX_BIN run <handler>`
-(plus the scenario's `args` file, if any) in the same sandbox and diffs, with the shared
-compare.py's rules. Both import the sandbox and the comparison from the shared folder
-(--shared, default ../shared next to the repository).
+(plus the scenario's `args` file, if any) in the same sandbox and diffs, with the recorded
+compare.py's rules. Both import the sandbox and the comparison from the recorded set
+(--conformance, default fixtures/brewcode/conformance).
 """
 import argparse
 import json
@@ -22,9 +22,8 @@ import shutil
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_SHARED = os.path.join(os.path.dirname(REPO), "shared")
+DEFAULT_CONFORMANCE = os.path.join(REPO, "fixtures", "brewcode", "conformance")
 DEFAULT_OUT = os.path.join(REPO, "fixtures", "brewcode", "scenarios")
-CONFORMANCE = os.path.join("conformance", "brewcode-3.4.20")
 SRC = DST = None
 
 HOOK = {"compact-handoff": "session-start.mjs", "grepai-status": "grepai-session.mjs",
@@ -39,7 +38,7 @@ SID2 = "282e26e7-f6c1-4b13-872d-9ee6402f5f4c"
 
 def make(name, base, handler=None, files=None, remove=(), event=None, event_raw=None, env=None, setup=None,
          logs=None, mkdirs=(), args=None):
-    """One scenario: a shared scenario's folder, edited."""
+    """One scenario: a recorded scenario's folder, edited."""
     d = os.path.join(DST, name)
     if os.path.exists(d):
         shutil.rmtree(d)
@@ -285,9 +284,9 @@ def batch2():
          files={P + TASK + "/KNOWLEDGE.jsonl": json.dumps({"t": "❌", "txt": "é" * 45 + "😀😀😀😀😀"}, ensure_ascii=False) + "\n" + json.dumps({"t": "ℹ️", "txt": "x" * 200}) + "\n"})
 
 
-def shared_modules(shared, out):
+def conformance_modules(conformance, out):
     sys.dont_write_bytecode = True
-    sys.path.insert(0, os.path.join(shared, CONFORMANCE))
+    sys.path.insert(0, conformance)
     import compare as cmp  # noqa: E402
     import run_oracle as ro  # noqa: E402
     ro.SCENARIOS = out
@@ -305,11 +304,12 @@ def main():
     ap.add_argument("command", choices=("generate", "record", "compare"))
     ap.add_argument("target", nargs="?", help="record: brewcode's hooks folder; compare: the hookmux binary")
     ap.add_argument("names", nargs="*")
-    ap.add_argument("--shared", default=DEFAULT_SHARED)
+    ap.add_argument("--conformance", default=DEFAULT_CONFORMANCE,
+                    help="the recorded brewcode-3.4.20 set: scenarios/, run_oracle.py, compare.py")
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("-v", "--verbose", action="store_true")
     opts = ap.parse_args()
-    SRC, DST = os.path.join(opts.shared, CONFORMANCE, "scenarios"), os.path.abspath(opts.out)
+    SRC, DST = os.path.join(opts.conformance, "scenarios"), os.path.abspath(opts.out)
     if opts.command == "generate":
         if os.path.isdir(DST):
             shutil.rmtree(DST)
@@ -320,7 +320,7 @@ def main():
         return
     if not opts.target:
         sys.exit("%s needs %s" % (opts.command, "BREWCODE_HOOKS" if opts.command == "record" else "HOOKMUX_BIN"))
-    cmp, ro = shared_modules(opts.shared, DST)
+    cmp, ro = conformance_modules(opts.conformance, DST)
     names = ro.scenario_names(opts.names)
     if opts.command == "record":
         hooks, node = ro.resolve_hooks_dir(opts.target), ro.resolve_node(None)

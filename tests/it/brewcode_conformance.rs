@@ -1,27 +1,25 @@
 //! brewcode v3.4.20 conformance: `hookmux run` against what brewcode's real Node hooks did.
 //!
-//! The shared scenarios (`../shared/conformance/brewcode-3.4.20/`) and the extra ones in
-//! `fixtures/brewcode/scenarios/` each record one hook call: stdin, the project before, and the
-//! exit code, stdout and every file after. The comparison is the shared `compare.py`; it needs
-//! the shared folder (next to the repository, or `$HOOKMUX_SHARED`) and python3. Without them
-//! the tests say so and pass: a checkout of the repository alone cannot run them.
+//! The recorded scenarios (`fixtures/brewcode/conformance/`, see its PROVENANCE.md) and the extra
+//! ones in `fixtures/brewcode/scenarios/` each record one hook call: stdin, the project before,
+//! and the exit code, stdout and every file after. The comparison is the recorded set's
+//! `compare.py`, which runs each call in a sandbox of its own under the system's temporary folder;
+//! it needs python3.
 
-use std::path::PathBuf;
+use crate::common;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn shared() -> Option<PathBuf> {
-    let folder = std::env::var_os("HOOKMUX_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let ready = folder.join("conformance/brewcode-3.4.20/compare.py").is_file()
-        && Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !ready {
-        crate::common::skip(&format!(
-            "no {} with python3 (set HOOKMUX_SHARED)",
-            folder.join("conformance/brewcode-3.4.20").display()
-        ));
-    }
-    ready.then_some(folder)
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn conformance() -> PathBuf {
+    common::fixture("brewcode/conformance")
+}
+
+fn python3_runs() -> bool {
+    Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 fn assert_all_same(command: &mut Command) {
@@ -34,30 +32,36 @@ fn assert_all_same(command: &mut Command) {
         differing.join("\n"),
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(stdout.lines().any(|line| line.starts_with("same ")), "no scenario ran:\n{stdout}");
 }
 
 #[test]
-fn every_shared_scenario_is_the_same() {
-    let Some(shared) = shared() else { return };
-    let _grepai_stopped = crate::common::no_grepai_lookalikes();
+fn every_recorded_scenario_is_the_same() {
+    if !python3_runs() {
+        return common::skip("the brewcode conformance scenarios need python3 on PATH");
+    }
+    let _grepai_stopped = common::no_grepai_lookalikes();
     assert_all_same(
         Command::new("python3")
-            .arg(shared.join("conformance/brewcode-3.4.20/compare.py"))
-            .arg(env!("CARGO_BIN_EXE_hookmux")),
+            .arg(conformance().join("compare.py"))
+            .arg(env!("CARGO_BIN_EXE_hookmux"))
+            .current_dir(repository()),
     );
 }
 
 #[test]
 fn every_extra_scenario_is_the_same() {
-    let Some(shared) = shared() else { return };
-    let _grepai_stopped = crate::common::no_grepai_lookalikes();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/brewcode_scenarios.py");
+    if !python3_runs() {
+        return common::skip("the brewcode conformance scenarios need python3 on PATH");
+    }
+    let _grepai_stopped = common::no_grepai_lookalikes();
     assert_all_same(
         Command::new("python3")
-            .arg(script)
+            .arg(repository().join("scripts/brewcode_scenarios.py"))
             .arg("compare")
             .arg(env!("CARGO_BIN_EXE_hookmux"))
-            .arg("--shared")
-            .arg(shared),
+            .arg("--conformance")
+            .arg(conformance())
+            .current_dir(repository()),
     );
 }
