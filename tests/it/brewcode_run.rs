@@ -2,7 +2,7 @@
 //! 2.1.328 payload on stdin, in a real project; the JSON on stdout checked field by field.
 
 use crate::common;
-use common::{fixture_text, Hookmux};
+use common::Hookmux;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -47,8 +47,7 @@ impl Project {
 
     /// A captured payload moved into this project (its `cwd`) and the fixtures' session.
     fn event(&self, fixture: &str, changes: Value) -> String {
-        let mut event: Value = serde_json::from_str(&fixture_text(fixture)).unwrap();
-        event["cwd"] = Value::from(self.path().to_string_lossy());
+        let mut event = common::event(fixture, self.path());
         event["session_id"] = Value::from(SESSION);
         for (key, value) in changes.as_object().cloned().unwrap_or_default() {
             event[key] = value;

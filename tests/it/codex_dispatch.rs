@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{fixture_text, Hookmux};
+use common::Hookmux;
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -16,7 +16,7 @@ fn project(settings: Value) -> tempfile::TempDir {
 
 /// A captured Codex payload, moved into the project.
 fn payload(name: &str, dir: &Path) -> String {
-    fixture_text(&format!("events/codex/{name}.json")).replace("/home/dev/acme", dir.to_str().unwrap())
+    common::event_text(&format!("events/codex/{name}.json"), dir)
 }
 
 fn dispatch(dir: &Path, stdin: String) -> common::Output {

@@ -14,6 +14,55 @@ pub fn fixture_text(name: &str) -> String {
     std::fs::read_to_string(fixture(name)).unwrap_or_else(|e| panic!("fixture {name}: {e}"))
 }
 
+/// The project the payloads in `fixtures/events/` were captured in, and the home around it.
+const RECORDED_PROJECT: &str = "/home/dev/acme";
+const RECORDED_HOME: &str = "/home/dev";
+
+/// A captured payload made the test's own: its project `/home/dev/acme` (the `cwd`, and paths
+/// in the tool input) becomes `dir`, and the rest of `/home/dev` (transcripts, `~/.codex`)
+/// becomes `dir/home`. Hooks follow these paths; they must lead into the test's folder, never
+/// to a folder that happens to exist on the machine running the tests.
+pub fn event(fixture: &str, dir: &Path) -> serde_json::Value {
+    let mut event: serde_json::Value =
+        serde_json::from_str(&fixture_text(fixture)).unwrap_or_else(|e| panic!("fixture {fixture}: {e}"));
+    move_paths(&mut event, dir);
+    event
+}
+
+/// `event` as the text a host writes to stdin.
+pub fn event_text(fixture: &str, dir: &Path) -> String {
+    event(fixture, dir).to_string()
+}
+
+fn move_paths(value: &mut serde_json::Value, dir: &Path) {
+    use serde_json::Value;
+    match value {
+        Value::String(text) if text.contains(RECORDED_HOME) => {
+            let project = dir.to_str().expect("a UTF-8 temporary folder");
+            let home = format!("{project}/home");
+            // One pass, so that a temporary folder under /home/dev is not moved twice.
+            let mut moved = String::with_capacity(text.len());
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(RECORDED_HOME) {
+                moved.push_str(&rest[..at]);
+                rest = &rest[at..];
+                let (prefix, replacement) = if rest.starts_with(RECORDED_PROJECT) {
+                    (RECORDED_PROJECT, project)
+                } else {
+                    (RECORDED_HOME, home.as_str())
+                };
+                moved.push_str(replacement);
+                rest = &rest[prefix.len()..];
+            }
+            moved.push_str(rest);
+            *text = moved;
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| move_paths(item, dir)),
+        Value::Object(fields) => fields.values_mut().for_each(|field| move_paths(field, dir)),
+        _ => {}
+    }
+}
+
 /// A test that cannot run here for lack of a prerequisite says `SKIPPED: <why>` and passes, but
 /// fails under CI (`CI` set to `true` or `1`): there a missing prerequisite is a broken set-up
 /// that must not pass unnoticed. Call it as `return common::skip(...)`.
@@ -38,7 +87,8 @@ pub fn no_grepai_lookalikes() -> RwLockReadGuard<'static, ()> {
     GREPAI_LOOKALIKES.read().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// One `hookmux` invocation with a clean environment: only `PATH`, plus what the test sets.
+/// One `hookmux` invocation with a clean environment: `PATH`, what the test sets, and a folder of
+/// its own as the working folder, `HOME` and `TMPDIR` where the test sets none.
 pub struct Hookmux {
     args: Vec<String>,
     stdin: Vec<u8>,
@@ -111,8 +161,18 @@ impl Hookmux {
         for (name, value) in &self.env {
             command.env(name, value);
         }
-        if let Some(cwd) = &self.cwd {
-            command.current_dir(cwd);
+        assert!(
+            !String::from_utf8_lossy(&self.stdin).contains(RECORDED_HOME),
+            "stdin names the machine the payload was captured on: move it with common::event first"
+        );
+        // What the test leaves out comes from a folder of this run's own: else the program would
+        // run in the checkout, and its hooks would write there, in /tmp or in no home at all.
+        let scratch = tempfile::tempdir().expect("a temporary folder");
+        command.current_dir(self.cwd.as_deref().unwrap_or(scratch.path()));
+        for name in ["HOME", "TMPDIR"] {
+            if !self.env.iter().any(|(set, _)| set == name) {
+                command.env(name, scratch.path());
+            }
         }
         if self.unprivileged {
             use std::os::unix::process::CommandExt;
@@ -128,6 +188,7 @@ impl Hookmux {
         });
         let output = child.wait_with_output().expect("wait for hookmux");
         writer.join().expect("stdin writer");
+        drop(scratch);
         Output {
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),

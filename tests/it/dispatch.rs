@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{fixture_text, Hookmux};
+use common::Hookmux;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -40,6 +40,11 @@ impl Project {
         self.command().stdin(event.to_string()).run()
     }
 
+    /// The captured Bash payload, moved into this project.
+    fn bash_event(&self) -> Value {
+        common::event("events/PreToolUse-Bash.json", self.path())
+    }
+
     fn command(&self) -> Hookmux {
         Hookmux::new(["dispatch", "--settings", self.file("hooks.json").to_str().unwrap()])
             .env("CLAUDE_PROJECT_DIR", self.path())
@@ -55,10 +60,6 @@ fn hooks(event: &str, handlers: Value) -> Value {
 
 fn command(cmd: &str) -> Value {
     json!({"type": "command", "command": cmd})
-}
-
-fn bash_event() -> Value {
-    serde_json::from_str(&fixture_text("events/PreToolUse-Bash.json")).unwrap()
 }
 
 fn pid_alive(pid: i32) -> bool {
@@ -83,7 +84,7 @@ fn a_hung_hook_and_its_children_are_gone_after_the_timeout() {
         "PreToolUse",
         json!([{"type": "command", "command": "sleep 300 & echo $! > child.pid; echo $$ > hook.pid; sleep 300; exit 2", "timeout": 1}]),
     ));
-    let out = project.dispatch(bash_event());
+    let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
     let answer = out.json();
     assert!(answer["hookSpecificOutput"].is_null(), "a timed-out hook gives no decision: {answer}");
@@ -107,7 +108,7 @@ fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
             "PreToolUse",
             json!([command(&format!("sleep 30 & echo $! > bg.pid; printf '%s' '{answer}'"))]),
         ));
-        let out = project.dispatch(bash_event());
+        let out = project.dispatch(project.bash_event());
         let specific = &out.json()["hookSpecificOutput"];
         assert_eq!(specific["permissionDecision"], "deny");
         assert!(specific["permissionDecisionReason"].as_str().unwrap().contains(expect_reason), "{specific}");
@@ -123,7 +124,7 @@ fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
         "PreToolUse",
         json!([command(&format!("sleep 30 >/dev/null 2>&1 & printf '%s' '{context}'"))]),
     ));
-    assert_eq!(project.dispatch(bash_event()).json()["hookSpecificOutput"]["additionalContext"], "READY");
+    assert_eq!(project.dispatch(project.bash_event()).json()["hookSpecificOutput"]["additionalContext"], "READY");
 }
 
 /// Runs dispatch and returns its peak resident set in KiB (from wait4's rusage).
@@ -132,7 +133,11 @@ fn peak_rss_kib(project: &Project, event: &Value) -> (i64, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookmux"))
         .args(["dispatch", "--settings"])
         .arg(project.file("hooks.json"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("CLAUDE_PROJECT_DIR", project.path())
+        .env("HOME", project.path())
+        .env("TMPDIR", project.path())
         .current_dir(project.path())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -192,7 +197,7 @@ fn a_dispatch_started_by_its_own_hook_answers_nothing() {
             "echo x >> ran.txt; {bin} dispatch --settings hooks.json > inner.txt; echo $? > inner.code"
         ))]),
     ));
-    let out = project.dispatch(bash_event());
+    let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
     assert_eq!(project.read("ran.txt"), "x\n");
     assert_eq!(project.read("inner.txt"), "");
@@ -205,7 +210,7 @@ fn stdin_cwd_and_environment_are_the_hosts() {
         "PreToolUse",
         json!([command("cat > stdin.txt; pwd > cwd.txt; echo \"$CLAUDE_PROJECT_DIR|$CLAUDE_CODE_SESSION_ID|$CLAUDE_ENV_FILE\" > env.txt")]),
     ));
-    let mut event = bash_event();
+    let mut event = project.bash_event();
     event["cwd"] = Value::from(project.path().to_str().unwrap());
     let out = project.command().env("CLAUDE_ENV_FILE", "/tmp/env-file.sh").stdin(event.to_string()).run();
     assert_eq!(out.code, Some(0));
@@ -224,7 +229,7 @@ fn stdin_cwd_and_environment_are_the_hosts() {
 #[test]
 fn a_vanished_cwd_falls_back_to_the_project_root() {
     let project = Project::new(hooks("PreToolUse", json!([command("pwd > cwd.txt")])));
-    let mut event = bash_event();
+    let mut event = project.bash_event();
     event["cwd"] = Value::from(project.path().join("gone").to_str().unwrap());
     project.command().stdin(event.to_string()).run();
     assert_eq!(
@@ -239,7 +244,7 @@ fn exec_form_runs_without_a_shell_and_substitutes_placeholders() {
         "PreToolUse",
         json!([{"type": "command", "command": "/bin/sh", "args": ["-c", "echo \"$0 $1\" > exec.txt", "${CLAUDE_PROJECT_DIR}", "a b; $HOME"]}]),
     ));
-    project.dispatch(bash_event());
+    project.dispatch(project.bash_event());
     assert_eq!(project.read("exec.txt"), format!("{} a b; $HOME\n", project.path().display()));
 }
 
@@ -249,7 +254,7 @@ fn async_hooks_start_and_are_not_waited_for() {
         "PreToolUse",
         json!([{"type": "command", "command": "cat > async-stdin.txt; sleep 1; echo later > async.txt; exit 2", "async": true}]),
     ));
-    let out = project.dispatch(bash_event());
+    let out = project.dispatch(project.bash_event());
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "an async hook never decides: {}", out.stderr);
     assert_eq!(project.read("async.txt"), "", "dispatch answered before the hook finished");
     assert!(wait_until(Duration::from_secs(10), || project.read("async.txt") == "later\n"));
@@ -266,7 +271,7 @@ fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
             command("echo ran > ran.txt")
         ]),
     ));
-    let out = project.dispatch(bash_event());
+    let out = project.dispatch(project.bash_event());
     let message = out.json()["systemMessage"].as_str().unwrap().to_string();
     assert!(message.contains("`prompt` handler") && message.contains("`mcp_tool` handler"), "{message}");
     assert!(message.contains("hooks.json at hooks.PreToolUse[0].hooks[0]"), "{message}");
@@ -280,22 +285,25 @@ fn settings_problems_never_block_and_are_told_once_per_session() {
         {"matcher": ["Bash"], "hooks": [command("echo skipped > skipped.txt")]},
         {"hooks": [command("echo kept > kept.txt")]}
     ]}}));
-    let first = project.dispatch(bash_event());
+    let first = project.dispatch(project.bash_event());
     assert_eq!(first.code, Some(0));
     assert!(first.json()["systemMessage"].as_str().unwrap().contains("hooks.PreToolUse[0].matcher"));
     assert_eq!((project.read("kept.txt"), project.read("skipped.txt")), ("kept\n".into(), String::new()));
-    let second = project.dispatch(bash_event());
+    let second = project.dispatch(project.bash_event());
     assert_eq!(second.stdout, "", "the same problem is not repeated in one session");
 
     // An unreadable file: reported, and the other files' hooks still run.
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("bad.json"), "{ nope").unwrap();
+    std::fs::remove_file(project.file("kept.txt")).unwrap();
     let out = Hookmux::new(["dispatch", "--settings", other.path().join("bad.json").to_str().unwrap()])
         .args_push(["--settings", project.file("hooks.json").to_str().unwrap()])
         .env("TMPDIR", other.path())
-        .stdin(bash_event().to_string())
+        .cwd(project.path())
+        .stdin(project.bash_event().to_string())
         .run();
     assert!(out.json()["systemMessage"].as_str().unwrap().contains("invalid JSON: key must be a string at line 1"));
+    assert_eq!(project.read("kept.txt"), "kept\n");
 }
 
 #[test]
@@ -314,7 +322,7 @@ fn markers_older_than_a_week_are_cleared_when_a_new_one_is_written() {
     aged("old-session-0000000000000000", 8);
     aged("recent-session-0000000000000000", 6);
 
-    let out = project.dispatch(bash_event());
+    let out = project.dispatch(project.bash_event());
     assert!(out.json()["systemMessage"].as_str().unwrap().contains("hooks.PreToolUse[0].matcher"));
     let left: Vec<String> =
         std::fs::read_dir(&markers).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
@@ -330,9 +338,8 @@ fn built_ins_run_in_process_with_the_answer_a_spawned_one_gives() {
     // Quoting the program makes it shell syntax: dispatch spawns it.
     let spawned =
         Project::new(hooks("PreToolUse", json!([command(&format!("'{bin}' run protect-paths --deny 'notes.*'"))])));
-    let event: Value = serde_json::from_str(&fixture_text("events/PreToolUse-Write.json")).unwrap();
     let rebase = |project: &Project| {
-        let mut e = event.clone();
+        let mut e = common::event("events/PreToolUse-Write.json", project.path());
         e["tool_input"]["file_path"] = Value::from(project.path().join("notes.txt").to_str().unwrap());
         e
     };
@@ -386,7 +393,7 @@ fn http_hooks_are_posted_the_event_and_answer_like_stdout() {
         "PreToolUse",
         json!([{"type": "http", "url": url, "headers": {"Authorization": "Bearer $TOKEN", "X-Other": "${SECRET}"}, "allowedEnvVars": ["TOKEN"]}]),
     ));
-    let mut event = bash_event();
+    let mut event = project.bash_event();
     event["cwd"] = Value::from(project.path().to_str().unwrap());
     let out = project.command().env("TOKEN", "t0k").env("SECRET", "s3cret").stdin(event.to_string()).run();
     assert_eq!(out.json()["hookSpecificOutput"]["permissionDecisionReason"], "http says no");
@@ -400,7 +407,7 @@ fn http_hooks_are_posted_the_event_and_answer_like_stdout() {
 fn http_failures_are_non_blocking_and_urls_can_be_restricted() {
     let (url, _requests) = serve(503, "{}");
     let project = Project::new(hooks("PreToolUse", json!([{"type": "http", "url": url}])));
-    let answer = project.dispatch(bash_event()).json();
+    let answer = project.dispatch(project.bash_event()).json();
     assert!(answer["hookSpecificOutput"].is_null());
     assert!(answer["systemMessage"].as_str().unwrap().contains("HTTP 503"));
 
@@ -408,7 +415,7 @@ fn http_failures_are_non_blocking_and_urls_can_be_restricted() {
     let mut settings = hooks("PreToolUse", json!([{"type": "http", "url": url}]));
     settings["allowedHttpHookUrls"] = json!(["https://hooks.example.com/*"]);
     let project = Project::new(settings);
-    let answer = project.dispatch(bash_event()).json();
+    let answer = project.dispatch(project.bash_event()).json();
     assert!(answer["systemMessage"].as_str().unwrap().contains("not in allowedHttpHookUrls"));
     assert!(requests.recv_timeout(Duration::from_millis(300)).is_err(), "a refused URL is never called");
 
@@ -436,28 +443,28 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
         settings.insert(event.to_string(), json!([{"hooks": [command("cat >> seen.jsonl")]}]));
     }
     let project = Project::new(json!({"hooks": settings}));
-    let mut fixtures: Vec<PathBuf> = Vec::new();
+    let mut fixtures: Vec<String> = Vec::new();
     for folder in ["events", "events/codex"] {
         for entry in std::fs::read_dir(common::fixture(folder)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "json") {
-                fixtures.push(path);
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".json") {
+                fixtures.push(format!("{folder}/{name}"));
             }
         }
     }
     fixtures.sort();
     assert!(fixtures.len() >= 40);
     let mut expected = String::new();
-    for path in &fixtures {
-        let text = std::fs::read_to_string(path).unwrap();
-        let event: Value = serde_json::from_str(&text).unwrap();
+    for fixture in &fixtures {
+        let event = common::event(fixture, project.path());
         let known = events.contains(&event["hook_event_name"].as_str().unwrap_or_default());
-        let out = project.command().stdin(text).run();
-        assert_eq!(out.code, Some(0), "{}: {}", path.display(), out.stderr);
+        // Pretty, as the fixture is written: the hooks get the host's compact form.
+        let out = project.command().stdin(serde_json::to_string_pretty(&event).unwrap()).run();
+        assert_eq!(out.code, Some(0), "{fixture}: {}", out.stderr);
         if known {
             expected.push_str(&format!("{}\n", serde_json::to_string(&event).unwrap()));
         } else {
-            assert!(out.stderr.contains("not a hook event hookmux knows"), "{}", path.display());
+            assert!(out.stderr.contains("not a hook event hookmux knows"), "{fixture}");
         }
     }
     assert_eq!(project.read("seen.jsonl"), expected);
@@ -474,7 +481,8 @@ fn command_line_mistakes_exit_1_never_2() {
         vec!["hooks", "lst"],
         vec!["install", "vscode"],
     ] {
-        let out = Hookmux::new(args.clone()).stdin(fixture_text("events/PreToolUse-Bash.json")).run();
+        let dir = tempfile::tempdir().unwrap();
+        let out = Hookmux::new(args.clone()).stdin(common::event_text("events/PreToolUse-Bash.json", dir.path())).run();
         assert_eq!(out.code, Some(1), "{args:?}: {}", out.stderr);
         assert!(out.stderr.contains("error:"), "{args:?}: {}", out.stderr);
     }

@@ -6,13 +6,29 @@
 use crate::common;
 
 use common::{fixture, Hookmux};
+use std::path::Path;
 
 const TREES: &[&str] = &["valid", "broken-json", "wrong-shapes", "several-sources", "managed-only"];
 const EVENTS: &[&str] = &["bash-git", "write-env", "prompt", "stop"];
 
+/// Copies a folder: `dry-run --exec` runs the tree's hooks, and they run in a copy.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
 fn run(tree: &str, args: &[&str]) -> String {
-    let root = fixture("settings-trees").join(tree);
     let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join(tree);
+    copy_tree(&fixture("settings-trees").join(tree), &root);
     let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     for arg in &mut argv {
         if let Some(name) = arg.strip_prefix("event:") {

@@ -2,25 +2,28 @@
 //! from Claude Code 2.1.328.
 
 use crate::common;
-use common::{fixture_text, Hookmux};
+use common::Hookmux;
 use serde_json::Value;
+use std::path::Path;
 
-/// A real fixture with its `tool_input` path replaced.
-fn with_path(fixture: &str, field: &str, path: &str) -> String {
-    let mut event: Value = serde_json::from_str(&fixture_text(fixture)).unwrap();
-    event["tool_input"][field] = Value::from(path);
+/// A real fixture moved into `dir`, with its `tool_input` path set to `relative` under `dir`.
+fn with_path(dir: &Path, fixture: &str, field: &str, relative: &str) -> String {
+    let mut event = common::event(fixture, dir);
+    event["tool_input"][field] = Value::from(dir.join(relative).to_str().unwrap());
     event.to_string()
 }
 
-fn run(stdin: String, args: &[&str]) -> common::Output {
+fn run(dir: &Path, stdin: String, args: &[&str]) -> common::Output {
     let mut argv = vec!["run", "protect-paths"];
     argv.extend(args);
-    Hookmux::new(argv).stdin(stdin).env("CLAUDE_PROJECT_DIR", "/home/dev/acme").run()
+    Hookmux::new(argv).stdin(stdin).env("CLAUDE_PROJECT_DIR", dir).cwd(dir).run()
 }
 
 #[test]
 fn a_write_to_a_secret_is_denied_with_exit_0_and_json() {
-    let out = run(with_path("events/PreToolUse-Write.json", "file_path", "/home/dev/acme/config/tls.pem"), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let out = run(dir, with_path(dir, "events/PreToolUse-Write.json", "file_path", "config/tls.pem"), &[]);
     assert_eq!(out.code, Some(0), "{out:?}");
     let answer = out.json();
     let specific = &answer["hookSpecificOutput"];
@@ -32,42 +35,49 @@ fn a_write_to_a_secret_is_denied_with_exit_0_and_json() {
 
 #[test]
 fn the_real_write_fixture_gets_no_decision_at_all() {
-    let out = run(fixture_text("events/PreToolUse-Write.json"), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), common::event_text("events/PreToolUse-Write.json", dir.path()), &[]);
     assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (Some(0), "", ""));
 }
 
 #[test]
 fn bash_and_read_fixtures_pass_untouched_unless_reads_are_included() {
-    let out = run(fixture_text("events/PreToolUse-Bash.json"), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let out = run(dir, common::event_text("events/PreToolUse-Bash.json", dir), &[]);
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
-    let read = with_path("events/PreToolUse-Read.json", "file_path", "/home/dev/acme/.env");
-    assert_eq!(run(read.clone(), &[]).stdout, "");
-    let out = run(read, &["--include-read"]);
+    let read = with_path(dir, "events/PreToolUse-Read.json", "file_path", ".env");
+    assert_eq!(run(dir, read.clone(), &[]).stdout, "");
+    let out = run(dir, read, &["--include-read"]);
     assert_eq!(out.json()["hookSpecificOutput"]["permissionDecision"], "deny");
 }
 
 #[test]
 fn options_reach_the_handler() {
-    let event = with_path("events/PreToolUse-Write.json", "file_path", "/home/dev/acme/infra/prod.tfvars");
-    assert_eq!(run(event.clone(), &[]).stdout, "");
-    let out = run(event, &["--deny", "infra/*.tfvars"]);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let event = with_path(dir, "events/PreToolUse-Write.json", "file_path", "infra/prod.tfvars");
+    assert_eq!(run(dir, event.clone(), &[]).stdout, "");
+    let out = run(dir, event, &["--deny", "infra/*.tfvars"]);
     assert!(out.stdout.contains("infra/*.tfvars"), "{out:?}");
-    let env = with_path("events/PreToolUse-Write.json", "file_path", "/home/dev/acme/.env.example");
-    assert_eq!(run(env, &["--allow", ".env.example"]).stdout, "");
+    let env = with_path(dir, "events/PreToolUse-Write.json", "file_path", ".env.example");
+    assert_eq!(run(dir, env, &["--allow", ".env.example"]).stdout, "");
 }
 
 #[test]
 fn malformed_stdin_fails_open_with_a_message() {
-    let out = run("{not json".to_string(), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), "{not json".to_string(), &[]);
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
     assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
-    let out = run(String::new(), &[]);
+    let out = run(dir.path(), String::new(), &[]);
     assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (Some(0), "", ""));
 }
 
 #[test]
 fn mistakes_are_non_blocking_errors_that_name_the_problem() {
-    let out = run(fixture_text("events/PreToolUse-Write.json"), &["--deny"]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), common::event_text("events/PreToolUse-Write.json", dir.path()), &["--deny"]);
     assert_eq!(out.code, Some(1));
     assert!(out.stderr.contains("`--deny` needs a value"), "{}", out.stderr);
     let out = Hookmux::new(["run", "no-such"]).stdin("{}").run();

@@ -3,7 +3,7 @@
 //! session racing for the marker.
 
 use crate::common;
-use common::{fixture_text, Hookmux, Output};
+use common::{Hookmux, Output};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -84,8 +84,7 @@ impl Site {
 
     /// A real payload with its cwd moved into the project.
     fn event(&self, fixture: &str, overrides: Value) -> String {
-        let mut event: Value = serde_json::from_str(&fixture_text(fixture)).unwrap();
-        event["cwd"] = Value::from(self.project().to_string_lossy().into_owned());
+        let mut event = common::event(fixture, &self.project());
         if let (Some(target), Value::Object(extra)) = (event.as_object_mut(), overrides) {
             target.extend(extra);
         }
