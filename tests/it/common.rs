@@ -1,5 +1,4 @@
 //! A small builder for running the real `hookmux` binary in tests.
-#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
