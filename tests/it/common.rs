@@ -175,7 +175,7 @@ impl Hookmux {
         }
         if self.unprivileged {
             use std::os::unix::process::CommandExt;
-            // SAFETY: the closure only calls geteuid and prctl, both async-signal-safe.
+            // SAFETY: drop_root_privileges only calls geteuid and prctl, both async-signal-safe.
             unsafe { command.pre_exec(drop_root_privileges) };
         }
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());

@@ -1,6 +1,6 @@
 //! `hookmux run wakeup` as the real hook process: real payloads, the stdin/env event bridge,
-//! marker privacy under any umask, fail-open on a read-only state folder (also for root), and 32 processes of one
-//! session racing for the marker.
+//! marker privacy under any umask, fail-open on a read-only state folder (also for root), and 32
+//! processes of one session racing for the marker.
 
 use crate::common;
 use common::{Hookmux, Output};
