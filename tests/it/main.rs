@@ -1,5 +1,6 @@
-//! The integration tests, one binary: each module runs the built `hookmux` as a host would.
-//! One binary links once, where a file per test under `tests/` would link each on its own.
+//! The integration tests, one binary: a module per subject, most running the built `hookmux` as
+//! a host would. One binary links once, where a file per test under `tests/` would link each on
+//! its own.
 
 mod common;
 
@@ -7,11 +8,14 @@ mod brewcode_conformance;
 mod brewcode_knowledge_cli;
 mod brewcode_processes;
 mod brewcode_run;
+mod cli_help;
 mod codex_dispatch;
+mod codex_install;
 mod dispatch;
 mod dispatch_conformance;
 mod inspect;
 mod install;
+mod layers;
 mod opencode_plugin;
 mod run_protect_paths;
 mod wakeup_cli;

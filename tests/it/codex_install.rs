@@ -1,6 +1,6 @@
 //! `hookmux install codex` and `uninstall codex` on real files, through the executable.
 
-mod common;
+use crate::common;
 
 use common::Hookmux;
 use std::path::{Path, PathBuf};
