@@ -13,7 +13,7 @@
 //! protocol   Claude Code's wire format: reading a hook's stdout, printing an answer
 //! ```
 //!
-//! `tests/layers.rs` fails when a module imports from a layer above its own. The binary is a
+//! `tests/it/layers.rs` fails when a module imports from a layer above its own. The binary is a
 //! thin layer over [`cli::main`]; a third-party binary that calls it gets every built-in handler
 //! (this library links them) next to its own.
 
