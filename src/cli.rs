@@ -1,6 +1,7 @@
 //! The command line: clap's definitions and the routing to [`crate::commands`], nothing else.
 
 use crate::commands;
+use crate::engine::dispatch::DispatchOptions;
 use crate::host::claude::install::Scope;
 use crate::host::Host;
 use clap::{Parser, Subcommand};
@@ -34,8 +35,12 @@ struct RunArgs {
 #[derive(clap::Args, Debug)]
 struct DispatchArgs {
     /// Read hooks only from this settings file (repeatable, in order); replaces discovery.
-    #[arg(long = "settings", value_name = "PATH")]
+    #[arg(long = "settings", value_name = "PATH", conflicts_with = "installed")]
     settings: Vec<std::path::PathBuf>,
+    /// Run the hooks `hookmux install claude` moved, of every settings scope that holds this
+    /// entry (what the installed entry runs).
+    #[arg(long)]
+    installed: bool,
     /// The host that sends the event and reads the answer.
     #[arg(long, value_enum, default_value_t = Host::Claude)]
     host: Host,
@@ -173,7 +178,9 @@ pub fn main() -> ExitCode {
         argv.splice(0..2, [std::ffi::OsString::from(name)]);
         return if command == "dispatch" {
             match parse::<DispatchOnly>(argv) {
-                Ok(DispatchOnly { args: DispatchArgs { settings, host } }) => commands::dispatch::run(settings, host),
+                Ok(DispatchOnly { args: DispatchArgs { settings, installed, host } }) => {
+                    commands::dispatch::run(DispatchOptions { settings, installed }, host)
+                }
                 Err(code) => code,
             }
         } else {
@@ -190,7 +197,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(RunArgs { dry_run, name, args }) => Ok(commands::run::run(&name, &args, dry_run)),
         Command::Handlers { json, name } => commands::handlers::run(name.as_deref(), json),
-        Command::Dispatch(DispatchArgs { settings, host }) => Ok(commands::dispatch::run(settings, host)),
+        Command::Dispatch(DispatchArgs { settings, installed, host }) => {
+            Ok(commands::dispatch::run(DispatchOptions { settings, installed }, host))
+        }
         Command::DryRun { settings, exec, json, fixtures } => commands::dry_run::run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => commands::list::run(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => commands::validate::run(settings),

@@ -47,7 +47,7 @@ pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBu
         let project_root = dispatch::project_root_for(&env, &fixture.event, &cwd);
         let plan_options =
             PlanOptions { project_root: project_root.clone(), home: env.path("HOME"), session_end_budget: None };
-        let setup = Setup { sources, project_root, plan_options };
+        let setup = Setup::new(sources, project_root, plan_options, &env, fixture.event.session_id());
         let plan = plan::plan(&fixture.event, &setup.sources, &setup.plan_options);
         let world = World { env: env.clone(), cwd: cwd.clone() };
         let executed = exec.then(|| execute(&fixture.event, &plan, &setup, &world));

@@ -14,8 +14,37 @@ fn install_layout(scope: Scope) -> anyhow::Result<Layout> {
         .or_else(|| env.path("HOME").map(|home| home.join(".claude")))
         .ok_or_else(|| anyhow::anyhow!("neither CLAUDE_CONFIG_DIR nor HOME is set: cannot find the user settings"))?;
     let project = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(super::process_cwd);
-    let this_binary = std::env::current_exe().ok();
-    Ok(Layout::new(scope, &config_dir, &project, this_binary.as_deref()))
+    let mut layout = Layout::new(scope, &config_dir, &project);
+    // The other scopes' moved hooks, for an entry timeout that covers them too; a file that
+    // cannot be read adds nothing here (dispatch reports it when it runs).
+    layout.peer_hooks = Layout::all_hooks_files(&config_dir, &project)
+        .iter()
+        .filter(|file| **file != layout.hooks_file)
+        .filter_map(|file| std::fs::read_to_string(file).ok())
+        .filter_map(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .filter_map(|hooks_file| hooks_file.get("hooks").cloned())
+        .collect();
+    Ok(layout)
+}
+
+/// A warning when the `hookmux` the installed entry starts (the first on `PATH`) is not this
+/// program: the host would run another version, or find none and run no hooks.
+fn path_warning(env: &Env) -> Option<String> {
+    let this = std::env::current_exe().ok().and_then(|exe| std::fs::canonicalize(exe).ok());
+    let found = env
+        .get("PATH")
+        .and_then(|path| std::env::split_paths(path).map(|dir| dir.join("hookmux")).find(|exe| exe.is_file()));
+    let folder = this.as_deref().and_then(|exe| exe.parent()).map(|dir| dir.display().to_string()).unwrap_or_default();
+    match found {
+        None => Some(format!(
+            "warning: no `hookmux` on PATH: the host will not find the entry's command and will run none of these hooks; add {folder} to PATH"
+        )),
+        Some(exe) if std::fs::canonicalize(&exe).ok() != this => Some(format!(
+            "warning: the `hookmux` on PATH is {}, not this one; the host will run that one",
+            exe.display()
+        )),
+        Some(_) => None,
+    }
 }
 
 pub fn install_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
@@ -48,6 +77,9 @@ pub fn install_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
         if installed.events.len() == 1 { "s" } else { "" },
         layout.dispatch_command,
     )?;
+    if let Some(warning) = path_warning(&Env::from_process()) {
+        writeln!(out, "{warning}")?;
+    }
     if installed.kept_native > 0 {
         writeln!(
             out,

@@ -100,7 +100,6 @@ pub(crate) fn styled(text: impl Into<String>, style: Style) -> (String, Style) {
     (text.into(), style)
 }
 
-/// `600 s`, `1.5 s`: a duration as a timeout is written.
 pub(crate) fn state_text(file: &SettingsFile) -> (String, Style) {
     match &file.state {
         FileState::Missing => styled("not found", DIM),
@@ -129,20 +128,32 @@ pub(crate) fn state_json(file: &SettingsFile) -> Value {
         FileState::Unreadable(why) => ("unreadable", Some(why.clone())),
         FileState::Invalid(why) => ("invalid", Some(why.clone())),
     };
-    json!({
+    let mut value = json!({
         "scope": file.scope.as_str(),
         "path": file.path,
         "state": state,
         "reason": reason,
         "kept": file.kept,
         "skipped": file.skipped,
-    })
+    });
+    if let Some(via) = &file.via {
+        value["via"] = json!(via);
+    }
+    value
+}
+
+/// A file's path, and for a hooks file read through a hookmux entry, the file that named it.
+pub(crate) fn file_text(file: &SettingsFile, paths: &Paths) -> String {
+    match &file.via {
+        Some(via) => format!("{} (via {})", paths.show(&file.path), paths.show(via)),
+        None => paths.show(&file.path),
+    }
 }
 
 pub(crate) fn sources_table(sources: &Sources, paths: &Paths) -> Table {
     let mut table = Table::new();
     for file in &sources.files {
-        table.row(vec![plain(file.scope.as_str()), plain(paths.show(&file.path)), state_text(file)]);
+        table.row(vec![plain(file.scope.as_str()), plain(file_text(file, paths)), state_text(file)]);
     }
     table
 }
@@ -173,11 +184,19 @@ pub(crate) fn runner_text(planned: &Planned<'_>) -> (&'static str, String) {
 }
 
 pub(crate) fn origin_text(origin: &Origin<'_>, paths: &Paths) -> String {
-    format!("{} {} {}", origin.file.scope.as_str(), paths.show(&origin.file.path), origin.spec.path)
+    format!("{} {} {}", origin.file.scope.as_str(), file_text(origin.file, paths), origin.spec.path)
 }
 
 pub(crate) fn origin_json(origin: &Origin<'_>) -> Value {
-    json!({"scope": origin.file.scope.as_str(), "file": origin.file.path, "json_path": origin.spec.path.to_string()})
+    let mut value = json!({
+        "scope": origin.file.scope.as_str(),
+        "file": origin.file.path,
+        "json_path": origin.spec.path.to_string(),
+    });
+    if let Some(via) = &origin.file.via {
+        value["via"] = json!(via);
+    }
+    value
 }
 
 pub(crate) fn gate_json(gate: &Gate) -> Value {

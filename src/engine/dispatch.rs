@@ -3,15 +3,16 @@
 //!
 //! dispatch never blocks the host because of its own trouble: an unreadable settings file or a
 //! handler it cannot run becomes a [`Notice`] for the user; the hooks that can run still run.
-//! What it will not do at all (a nested dispatch, an event that is no hook event) is a
-//! [`NotRun`], which each host answers in its own way.
+//! What it cannot do at all (an event that is no hook event) is a [`NotRun`], which each host
+//! answers in its own way.
 
+use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::settings::SettingsFile;
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
-use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_MARKER};
+use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
 use crate::engine::notice::{Notice, Stream, Teller};
 use crate::engine::select::plan::{self, Plan, PlanOptions};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
@@ -29,6 +30,8 @@ const DETACHED_STDIN_WAIT: Duration = Duration::from_secs(1);
 pub struct DispatchOptions {
     /// `--settings` files: when given, the only sources.
     pub settings: Vec<PathBuf>,
+    /// `--installed`: the hooks behind the installed entries of the discovered settings.
+    pub installed: bool,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -40,9 +43,6 @@ pub struct World {
 /// Why dispatch ran nothing at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotRun {
-    /// Started by a hook of a dispatch for the same session: the outer one answers.
-    #[error("a dispatch started by a hook of a dispatch for the same session runs nothing")]
-    Nested,
     /// The host adapter mapped its event to no Claude event.
     #[error("no hook event to run")]
     NoEvent,
@@ -80,12 +80,20 @@ pub struct Setup {
     pub sources: Sources,
     pub project_root: PathBuf,
     pub plan_options: PlanOptions,
+    /// Files whose hooks were left out: a dispatch of this session that a hook started already
+    /// reads them (a loop).
+    pub re_entered: Vec<PathBuf>,
+    /// [`DISPATCH_CHAIN`] for the handlers this dispatch starts.
+    chain: String,
 }
 
 impl Setup {
     /// Discovers and loads the settings for `event`.
     pub fn discover(event: &Event, world: &World, options: &DispatchOptions) -> Setup {
-        let discovery = Discovery::new(&world.env, event, options.settings.clone());
+        let mut discovery = Discovery::new(&world.env, event, options.settings.clone());
+        if options.installed {
+            discovery = discovery.installed_only();
+        }
         let sources = Sources::load(&discovery);
         let project_root = project_root_for(&world.env, event, &world.cwd);
         let plan_options = PlanOptions {
@@ -97,7 +105,55 @@ impl Setup {
                 .and_then(|ms| ms.trim().parse::<u64>().ok())
                 .map(Duration::from_millis),
         };
-        Setup { sources, project_root, plan_options }
+        Setup::new(sources, project_root, plan_options, &world.env, event.session_id())
+    }
+
+    /// Leaves out the hooks of files that the dispatches which led to this one (for the same
+    /// session) already read, and notes this dispatch's files for the handlers it starts.
+    pub fn new(
+        mut sources: Sources,
+        project_root: PathBuf,
+        plan_options: PlanOptions,
+        env: &Env,
+        session: Option<&str>,
+    ) -> Setup {
+        let mut chain = Chain::from_env(env, session);
+        let outer = chain.files.len();
+        let mut re_entered = Vec::new();
+        for file in sources.files.iter_mut().filter(|f| f.is_usable() && !f.hooks.is_empty()) {
+            let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+            if chain.files[..outer].contains(&real) {
+                file.hooks.clear();
+                re_entered.push(file.path.clone());
+            } else if !chain.files.contains(&real) {
+                chain.files.push(real);
+            }
+        }
+        Setup { sources, project_root, plan_options, re_entered, chain: chain.to_env() }
+    }
+}
+
+/// The settings files that the dispatches of one session which led here read: a hook of theirs
+/// started this one.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Chain {
+    session: String,
+    files: Vec<PathBuf>,
+}
+
+impl Chain {
+    /// The chain this dispatch inherits: none from another session (a host a hook started has a
+    /// session of its own), or from a value that does not read.
+    fn from_env(env: &Env, session: Option<&str>) -> Chain {
+        let session = session.unwrap_or_default();
+        env.get(DISPATCH_CHAIN)
+            .and_then(|text| serde_json::from_str::<Chain>(text).ok())
+            .filter(|chain| chain.session == session)
+            .unwrap_or_else(|| Chain { session: session.to_string(), files: Vec::new() })
+    }
+
+    fn to_env(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
 }
 
@@ -107,9 +163,6 @@ impl Setup {
 /// outcomes are combined as if they were one event's handlers, so that any deny wins.
 pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> Result<Verdict, NotRun> {
     let first = events.first().ok_or(NotRun::NoEvent)?;
-    if world.env.get(DISPATCH_MARKER).is_some_and(|marker| marker == first.session_id().unwrap_or("-")) {
-        return Err(NotRun::Nested);
-    }
     let setup = Setup::discover(first, world, options);
     let plans: Vec<Plan<'_>> =
         events.iter().map(|event| plan::plan(event, &setup.sources, &setup.plan_options)).collect();
@@ -128,9 +181,12 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
     let teller = Teller::new(&world.env, first.session_id(), dry);
     let mut run = Collected {
         dry,
-        notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&Notice::Settings(d.clone()))).collect(),
+        notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&source_notice(&setup.sources, d))).collect(),
         ..Collected::default()
     };
+    if !setup.re_entered.is_empty() {
+        run.notices.extend(teller.tell(&Notice::Loop { files: setup.re_entered.clone() }));
+    }
     let mut kind = None;
     let mut hook_name = String::new();
     for (event, plan) in planned {
@@ -153,6 +209,15 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         .collect();
     wait_for_detached(std::mem::take(&mut run.detached));
     Ok(Verdict { kind, combined, plain, runs: run.runs })
+}
+
+/// A problem of the settings as a notice: one that switches named hooks off is told on every event.
+fn source_notice(sources: &Sources, diagnostic: &Diagnostic) -> Notice {
+    if sources.switches_hooks_off(diagnostic) {
+        Notice::HooksOff(diagnostic.clone())
+    } else {
+        Notice::Settings(diagnostic.clone())
+    }
 }
 
 /// What the handlers of one or more plans gave, in plan order, before they are combined.
@@ -180,6 +245,7 @@ impl Collected {
             setup.project_root.clone(),
             cwd,
             http_policy(&setup.sources),
+            &setup.chain,
             self.dry,
         );
         let (results, writers) = run::run_plan(plan, &Arc::new(cx));

@@ -14,8 +14,14 @@ use std::time::Duration;
 pub enum Notice {
     /// A settings file is missing, unreadable or wrong in part; what could be read still runs.
     Settings(Diagnostic),
+    /// Hooks someone named on purpose are off: a `--settings` file or a hooks file behind an
+    /// installed entry cannot be read, or an installed entry finds nothing. Told on every event.
+    HooksOff(Diagnostic),
     /// A handler wrote more than dispatch keeps of one stream.
     OutputDropped { label: String, stream: Stream, bytes: u64, kept_mib: usize },
+    /// A hook started a dispatch of this session that would read these files again: their
+    /// hooks were left out, since running them would start it again. Told on every event.
+    Loop { files: Vec<PathBuf> },
     /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
     NotRun { label: String, origin: String, why: String },
 }
@@ -39,16 +45,24 @@ impl fmt::Display for Stream {
 impl Notice {
     /// Told every time, even within one session: output lost on this very event.
     fn is_per_event(&self) -> bool {
-        matches!(self, Notice::OutputDropped { .. })
+        matches!(self, Notice::OutputDropped { .. } | Notice::HooksOff(_) | Notice::Loop { .. })
     }
 }
 
 impl fmt::Display for Notice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Notice::Settings(diagnostic) => write!(f, "hookmux: {diagnostic}"),
+            Notice::Settings(diagnostic) | Notice::HooksOff(diagnostic) => write!(f, "hookmux: {diagnostic}"),
             Notice::OutputDropped { label, stream, bytes, kept_mib } => {
                 write!(f, "hookmux: [{label}] wrote {bytes} bytes of {stream} past the {kept_mib} MiB kept; they were dropped")
+            }
+            Notice::Loop { files } => {
+                let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                write!(
+                    f,
+                    "hookmux: a hook started `hookmux dispatch` again on {}, which this session's dispatch is running: a loop; their hooks were left out of the inner dispatch",
+                    files.join(", ")
+                )
             }
             Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),
         }

@@ -280,7 +280,7 @@ fn check_builtin(
         Some(args) => std::iter::once(command.to_string()).chain(args.iter().cloned()).collect(),
         // As dispatch reads it, so that a quoted option value with spaces is one word; a command
         // with shell syntax runs in a shell, and is read word by word as a best guess.
-        None => crate::engine::select::builtin::plain_words(command)
+        None => crate::engine::config::shell_words::plain_words(command)
             .unwrap_or_else(|| command.split_whitespace().map(|w| w.trim_matches(['\'', '"']).to_string()).collect()),
     };
     let [program, run, name, options @ ..] = words.as_slice() else { return };

@@ -46,11 +46,11 @@ impl fmt::Display for Unhonoured {
     }
 }
 
-/// The answer when dispatch ran nothing: silence for a nested dispatch (the outer one answers),
-/// the reason on stderr for an event no hook can be configured for.
+/// The answer when dispatch ran nothing: silence when the host's event maps to none of Claude
+/// Code's, the reason on stderr for an event no hook can be configured for.
 pub fn not_run(why: &NotRun) -> Encoded {
     match why {
-        NotRun::Nested | NotRun::NoEvent => Encoded::default(),
+        NotRun::NoEvent => Encoded::default(),
         NotRun::NotAHookEvent(problem) => {
             Encoded { stderr: format!("hookmux dispatch: {problem}\n"), ..Encoded::default() }
         }

@@ -188,7 +188,7 @@ fn malformed_stdin_fails_open_with_a_clear_message() {
 }
 
 #[test]
-fn a_dispatch_started_by_its_own_hook_answers_nothing() {
+fn a_dispatch_started_by_its_own_hook_leaves_the_loop_out_and_says_so() {
     let bin = env!("CARGO_BIN_EXE_hookmux");
     // The hook feeds the same event to dispatch again; without the guard this would recurse.
     let project = Project::new(hooks(
@@ -200,8 +200,25 @@ fn a_dispatch_started_by_its_own_hook_answers_nothing() {
     let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
     assert_eq!(project.read("ran.txt"), "x\n");
-    assert_eq!(project.read("inner.txt"), "");
+    let inner: Value = serde_json::from_str(&project.read("inner.txt")).expect("the inner dispatch answers");
+    let message = inner["systemMessage"].as_str().unwrap_or_default();
+    assert!(message.contains("a loop") && message.contains("hooks.json"), "{inner}");
     assert_eq!(project.read("inner.code"), "0\n");
+}
+
+#[test]
+fn a_hook_may_dispatch_other_settings_of_the_same_session() {
+    let bin = env!("CARGO_BIN_EXE_hookmux");
+    // Not a loop: the inner dispatch reads another file, and its answer is the hook's own.
+    let project = Project::new(hooks("PreToolUse", json!([command(&format!("{bin} dispatch --settings inner.json"))])));
+    std::fs::write(
+        project.file("inner.json"),
+        hooks("PreToolUse", json!([command("echo inner >> ran.txt; echo 'inner says no' >&2; exit 2")])).to_string(),
+    )
+    .unwrap();
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(project.read("ran.txt"), "inner\n");
+    assert_eq!(out.json()["hookSpecificOutput"]["permissionDecision"], "deny", "{out:?}");
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn project_scope_round_trip_is_byte_for_byte() {
     assert!(out.stdout.contains("moved 2 hooks"), "{}", out.stdout);
     let installed = json(&Machine::read(&settings).unwrap());
     let entry = &installed["hooks"]["PreToolUse"][1]["hooks"][0];
-    assert_eq!(entry["command"], "hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.json\"");
+    assert_eq!(entry["command"], "hookmux dispatch --installed");
     assert_eq!(installed["hooks"]["PreToolUse"][0]["hooks"][0]["type"], "prompt", "prompt hooks stay native");
     assert_eq!(installed["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 12);
     assert_eq!(installed["permissions"], json(SETTINGS)["permissions"]);
@@ -105,25 +105,23 @@ fn user_and_local_scopes_use_their_own_files() {
     m.write(&user, SETTINGS);
     m.write(&local, SETTINGS);
 
-    assert_eq!(m.hookmux(&["install", "claude", "--scope", "user"]).code, Some(0));
-    let entry = json(&Machine::read(&user).unwrap())["hooks"]["PreToolUse"][1]["hooks"][0]["command"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(
-        entry.ends_with(&format!("dispatch --settings {}", m.home.join(".claude/hookmux-hooks.json").display())),
-        "{entry}"
-    );
-    // The user file names this very binary, since PATH in the host may not have it.
-    assert!(entry.starts_with(env!("CARGO_BIN_EXE_hookmux")), "{entry}");
+    let out = Hookmux::new(["install", "claude", "--scope", "user"])
+        .env("HOME", &m.home)
+        .env("CLAUDE_PROJECT_DIR", &m.project)
+        .env("PATH", m.project.join("no-bin"))
+        .cwd(&m.project)
+        .run();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(m.home.join(".claude/hookmux-hooks.json").exists());
+    let entry = &json(&Machine::read(&user).unwrap())["hooks"]["PreToolUse"][1]["hooks"][0]["command"];
+    assert_eq!(entry, "hookmux dispatch --installed");
+    // The entry starts `hookmux` from PATH; this PATH has none, and install says so.
+    assert!(out.stdout.contains("warning: no `hookmux` on PATH"), "{}", out.stdout);
 
     assert_eq!(m.hookmux(&["install", "claude", "--scope", "local"]).code, Some(0));
     assert!(m.project.join(".claude/hookmux-hooks.local.json").exists());
     let local_entry = &json(&Machine::read(&local).unwrap())["hooks"]["PreToolUse"][1]["hooks"][0]["command"];
-    assert!(local_entry
-        .as_str()
-        .unwrap()
-        .ends_with("--settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.local.json\""));
+    assert_eq!(local_entry, entry, "one entry for every scope");
 
     for scope in ["user", "local"] {
         assert_eq!(m.hookmux(&["uninstall", "claude", "--scope", scope]).code, Some(0));
@@ -140,7 +138,7 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     let out = m.hookmux(&["install", "claude", "--dry-run"]);
     assert_eq!(out.code, Some(0));
     assert!(out.stdout.contains(&format!("--- {}", settings.display())), "{}", out.stdout);
-    assert!(out.stdout.contains("+            \"command\": \"hookmux dispatch --settings"), "{}", out.stdout);
+    assert!(out.stdout.contains("+            \"command\": \"hookmux dispatch --installed\""), "{}", out.stdout);
     assert!(out.stdout.contains("--- /dev/null"), "the hooks file is new: {}", out.stdout);
     assert_eq!(Machine::read(&settings).as_deref(), Some(SETTINGS));
     assert!(!m.project.join(".claude/hookmux-hooks.json").exists());

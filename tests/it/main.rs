@@ -15,6 +15,7 @@ mod dispatch;
 mod dispatch_conformance;
 mod inspect;
 mod install;
+mod installed;
 mod layers;
 mod opencode_plugin;
 mod run_protect_paths;

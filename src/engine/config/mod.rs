@@ -2,6 +2,8 @@
 //! problems found in them, located by file, line and JSON path ([`diagnostic`], [`jsonpath`]).
 
 pub mod diagnostic;
+pub mod entry;
 pub mod jsonpath;
 pub mod settings;
+pub mod shell_words;
 pub mod sources;

@@ -48,6 +48,12 @@ pub enum FileState {
 pub struct SettingsFile {
     pub path: PathBuf,
     pub scope: Scope,
+    /// The settings file whose hookmux entry named this one (a hooks file `install` wrote),
+    /// which lends it its scope.
+    pub via: Option<PathBuf>,
+    /// Named on purpose (by `--settings` or by a hookmux entry) rather than found: when it
+    /// cannot be read, hooks someone relies on are off, and dispatch says so on every event.
+    pub required: bool,
     pub state: FileState,
     /// The raw text, kept for locating diagnostics (line:column).
     pub text: Option<String>,
@@ -149,6 +155,8 @@ impl SettingsFile {
         SettingsFile {
             path,
             scope,
+            via: None,
+            required: false,
             state,
             text: None,
             hooks: Vec::new(),

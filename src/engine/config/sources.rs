@@ -5,9 +5,18 @@
 //! (`managed-settings.json`, then `managed-settings.d/*.json` alphabetically, in
 //! `$HOOKMUX_MANAGED_DIR`, default `/etc/claude-code`). `<root>` is `$CLAUDE_PROJECT_DIR`, else
 //! the event's `cwd`. Files named with `--settings` replace all of that, managed included.
+//!
+//! hookmux's own dispatch entries are followed, never run: a file that holds one is followed by
+//! the hooks files it names, read in its place, with its scope ([`super::entry`]). A file named
+//! on purpose (`--settings`, an entry) that cannot be read is an error, where a discovered file
+//! that is not there is normal.
 
-use crate::engine::config::settings::{Scope, SettingsFile};
-use hookmux_sdk::{Env, Event};
+use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::entry::{self, DispatchEntry};
+use crate::engine::config::jsonpath::JsonPath;
+use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
+use hookmux_sdk::{Env, Event, HookEvent};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Where the managed (policy) settings live unless `$HOOKMUX_MANAGED_DIR` says otherwise.
@@ -22,6 +31,9 @@ pub struct Discovery {
     pub managed_dir: PathBuf,
     /// `--settings` files: when present, the only sources.
     pub explicit: Vec<PathBuf>,
+    /// `dispatch --installed`: run only the hooks behind installed entries; the rest of each
+    /// settings file is the host's to run.
+    pub installed_only: bool,
 }
 
 impl Discovery {
@@ -33,7 +45,14 @@ impl Discovery {
             project_root: project_root(env, event),
             managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),
             explicit,
+            installed_only: false,
         }
+    }
+
+    /// For `dispatch --installed`.
+    pub fn installed_only(mut self) -> Discovery {
+        self.installed_only = true;
+        self
     }
 
     /// The files to read, in order. Listing `managed-settings.d/` is the only I/O.
@@ -82,21 +101,168 @@ fn managed_drop_ins(managed_dir: &Path) -> Vec<PathBuf> {
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     pub files: Vec<SettingsFile>,
+    /// Problems of the sources as a whole rather than of one file's text.
+    pub notes: Vec<Diagnostic>,
 }
 
 impl Sources {
+    /// Reads every file discovery names, following hookmux's entries.
     pub fn load(discovery: &Discovery) -> Sources {
-        Sources { files: discovery.files().iter().map(|(scope, path)| SettingsFile::load(path, *scope)).collect() }
+        let found = discovery.files().into_iter().map(|(scope, path)| {
+            let mut file = SettingsFile::load(&path, scope);
+            if scope == Scope::Flag {
+                file.required = true;
+                require(&mut file, "named by --settings");
+            }
+            file
+        });
+        let mut sources = Sources::default();
+        let mut follower = Follower {
+            project_root: discovery.project_root.as_deref(),
+            installed_only: discovery.installed_only,
+            loaded: BTreeSet::new(),
+            entries: 0,
+        };
+        for file in found {
+            follower.push(file, &mut sources.files, &mut Vec::new());
+        }
+        if discovery.installed_only {
+            // The host runs everything in these files but the entries: only what they name is ours.
+            for file in sources.files.iter_mut().filter(|f| f.via.is_none()) {
+                file.hooks.clear();
+            }
+            if follower.entries == 0 {
+                let looked: Vec<String> = sources.files.iter().map(|f| f.path.display().to_string()).collect();
+                let file = sources.files.first().map(|f| f.path.clone()).unwrap_or_default();
+                sources.notes.push(
+                    Diagnostic::error(
+                        file,
+                        JsonPath::root(),
+                        format!(
+                            "`hookmux dispatch {}` found no settings file that holds it (read: {}); no hooks ran",
+                            entry::INSTALLED_FLAG,
+                            looked.join(", ")
+                        ),
+                    )
+                    .with_hint("run the host from the project, or set CLAUDE_PROJECT_DIR; `hookmux install claude` writes the entry"),
+                );
+            }
+        }
+        sources
     }
 
     pub fn from_files(files: Vec<SettingsFile>) -> Sources {
-        Sources { files }
+        Sources { files, notes: Vec::new() }
     }
 
-    /// Every problem found in any file, in order.
-    pub fn diagnostics(&self) -> impl Iterator<Item = &crate::engine::config::diagnostic::Diagnostic> {
-        self.files.iter().flat_map(|file| file.diagnostics.iter())
+    /// Every problem found in any file, in order, then those of the sources as a whole.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|file| file.diagnostics.iter()).chain(&self.notes)
     }
+
+    /// Whether a problem turns off hooks someone named on purpose: a named file that cannot be
+    /// read, or an installed entry that finds nothing. Such problems are told on every event.
+    pub fn switches_hooks_off(&self, diagnostic: &Diagnostic) -> bool {
+        self.notes.iter().any(|note| std::ptr::eq(note, diagnostic))
+            || self.files.iter().any(|file| {
+                file.required && !file.is_usable() && file.diagnostics.iter().any(|d| std::ptr::eq(d, diagnostic))
+            })
+    }
+}
+
+/// Adds the error for a named file that is not there (other failures have theirs already).
+fn require(file: &mut SettingsFile, named_by: &str) {
+    if file.state == FileState::Missing {
+        let message =
+            format!("cannot read {} ({named_by}): it does not exist; its hooks do not run", file.path.display());
+        file.diagnostics.push(Diagnostic::error(&file.path, JsonPath::root(), message).with_hint(
+            "restore the file, or remove what names it (`hookmux uninstall claude` puts installed hooks back)",
+        ));
+    }
+}
+
+/// Reads the hooks files that hookmux's entries name, each after the file that names it.
+struct Follower<'a> {
+    project_root: Option<&'a Path>,
+    installed_only: bool,
+    /// The files read so far (as real paths where they exist): each is read once.
+    loaded: BTreeSet<PathBuf>,
+    /// How many entries were followed.
+    entries: usize,
+}
+
+impl Follower<'_> {
+    /// Adds `file`, then every file its entries name, depth first. `chain` holds the files whose
+    /// entries led here: one of them named again is a loop, reported and not followed.
+    fn push(&mut self, mut file: SettingsFile, out: &mut Vec<SettingsFile>, chain: &mut Vec<PathBuf>) {
+        let key = real_path(&file.path);
+        self.loaded.insert(key.clone());
+        let named = self.take_entries(&mut file);
+        let (path, scope) = (file.path.clone(), file.scope);
+        let index = out.len();
+        out.push(file);
+        chain.push(key);
+        for (target, at, events) in named {
+            self.entries += 1;
+            let target_key = real_path(&target);
+            if chain.contains(&target_key) {
+                let message = format!(
+                    "this hookmux entry names {} again, which leads back here: a loop; it is not followed",
+                    target.display()
+                );
+                out[index]
+                    .diagnostics
+                    .push(Diagnostic::error(&path, at, message).with_hint("remove the entry from one of the files"));
+                continue;
+            }
+            if !self.loaded.insert(target_key) {
+                continue;
+            }
+            let mut hooks = SettingsFile::load(&target, scope);
+            hooks.via = Some(path.clone());
+            hooks.required = true;
+            hooks.hooks.retain(|(event, _)| events.contains(event));
+            require(&mut hooks, &format!("named by the hookmux entry in {} at {at}", path.display()));
+            self.push(hooks, out, chain);
+        }
+        chain.pop();
+    }
+
+    /// Removes hookmux's entries from the file's groups, and returns what each named: the file,
+    /// where the entry is, and the events it stands in for.
+    fn take_entries(&self, file: &mut SettingsFile) -> Vec<(PathBuf, JsonPath, BTreeSet<HookEvent>)> {
+        let mut named: Vec<(PathBuf, JsonPath, BTreeSet<HookEvent>)> = Vec::new();
+        let settings_path = file.path.clone();
+        for (event, groups) in &mut file.hooks {
+            for group in groups.iter_mut() {
+                group.hooks.retain(|spec| {
+                    let HookKind::Command { command, args, .. } = &spec.kind else {
+                        return true;
+                    };
+                    let targets = match entry::recognise(command, args.as_deref(), self.project_root) {
+                        Some(DispatchEntry::Installed) => vec![entry::installed_hooks_file(&settings_path)],
+                        Some(DispatchEntry::Settings(files)) if !self.installed_only => files,
+                        _ => return true,
+                    };
+                    for target in targets {
+                        match named.iter_mut().find(|(t, _, _)| *t == target) {
+                            Some((_, _, events)) => {
+                                events.insert(*event);
+                            }
+                            None => named.push((target, spec.path.clone(), BTreeSet::from([*event]))),
+                        }
+                    }
+                    false
+                });
+            }
+        }
+        named
+    }
+}
+
+/// The file's real path when it exists, so that two names of one file are one file.
+fn real_path(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

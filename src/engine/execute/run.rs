@@ -17,10 +17,11 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// Set in every child's environment; a `hookmux dispatch` that finds it holding the session id of
-/// the event it is given was started by a hook of a dispatch for that same session, and answers
-/// nothing.
-pub const DISPATCH_MARKER: &str = "HOOKMUX_DISPATCH_SESSION";
+/// Set in every child's environment: the session and the settings files of the dispatch that
+/// started it, and of the dispatches that started that one. A `hookmux dispatch` for the same
+/// session that would read one of those files again is in a loop (a hook that dispatches its own
+/// settings): it leaves that file's hooks out, and says so.
+pub const DISPATCH_CHAIN: &str = "HOOKMUX_DISPATCH_CHAIN";
 
 /// Set to `1` in children's environment under `dry-run --exec`: a spawned `hookmux run` then
 /// writes no state either.
@@ -48,6 +49,7 @@ impl RunContext {
         project_root: PathBuf,
         cwd: PathBuf,
         http: HttpPolicy,
+        chain: &str,
         dry: bool,
     ) -> RunContext {
         let mut env = host_env.clone();
@@ -59,7 +61,7 @@ impl RunContext {
         if !session.is_empty() {
             env.set("CLAUDE_CODE_SESSION_ID", &session);
         }
-        env.set(DISPATCH_MARKER, if session.is_empty() { "-" } else { &session });
+        env.set(DISPATCH_CHAIN, chain);
         let mut stdin = event.to_compact_json().into_bytes();
         stdin.push(b'\n');
         RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry }
@@ -321,7 +323,7 @@ mod tests {
     #[test]
     fn a_built_in_that_overruns_gives_no_decision() {
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
-        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), false);
+        let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), "", false);
         let settings = crate::engine::config::settings::SettingsFile::parse(
             std::path::Path::new("s.json"),
             crate::engine::config::settings::Scope::Flag,

@@ -1,6 +1,7 @@
 //! Recognising a built-in handler in settings: a command that is exactly
 //! `hookmux run NAME [ARGS]` runs in-process instead of being spawned.
 
+use crate::engine::config::shell_words::{self, plain_words};
 use hookmux_sdk::Registry;
 
 /// A settings command that names a registered handler.
@@ -20,55 +21,10 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, registry: &Registr
         None => plain_words(command)?,
     };
     let [program, run, name, args @ ..] = words.as_slice() else { return None };
-    let is_hookmux = program == "hookmux" || program.ends_with("/hookmux");
-    if !is_hookmux || run != "run" || registry.get(name).is_none() {
+    if !shell_words::is_hookmux(program) || run != "run" || registry.get(name).is_none() {
         return None;
     }
     Some(BuiltinCall { name: name.clone(), args: args.to_vec() })
-}
-
-/// Splits a shell command into words when the shell would do no expansion, redirection or
-/// control flow with it; `None` otherwise.
-pub fn plain_words(command: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut chars = command.trim().chars().peekable();
-    while chars.peek().is_some() {
-        let mut word = String::new();
-        while let Some(&c) = chars.peek() {
-            match c {
-                c if c.is_whitespace() => break,
-                '\'' => {
-                    chars.next();
-                    loop {
-                        match chars.next()? {
-                            '\'' => break,
-                            c => word.push(c),
-                        }
-                    }
-                }
-                '"' => {
-                    chars.next();
-                    loop {
-                        match chars.next()? {
-                            '"' => break,
-                            '$' | '`' | '\\' | '!' => return None,
-                            c => word.push(c),
-                        }
-                    }
-                }
-                c if c.is_ascii_alphanumeric() || "-_./:=,@+%^".contains(c) => {
-                    word.push(c);
-                    chars.next();
-                }
-                _ => return None,
-            }
-        }
-        words.push(word);
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-    }
-    Some(words)
 }
 
 #[cfg(test)]

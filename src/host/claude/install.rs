@@ -1,6 +1,6 @@
 //! `hookmux install claude` and `uninstall claude`: move a settings file's hooks into a hooks file
-//! beside it and route every event they used through one `hookmux dispatch --settings` entry; and
-//! put them back.
+//! beside it and route every event they used through one `hookmux dispatch --installed` entry, the
+//! same in every scope; and put them back.
 //!
 //! Install is a pure function from the settings text to the new settings text and the hooks file.
 //! The hooks file records what install wrote (hashes of both files) so that uninstall can restore
@@ -12,6 +12,7 @@
 //! host's model or MCP client) and `async` command hooks (only the host can deliver their output
 //! on the next turn).
 
+use crate::engine::config::entry::{self, DispatchEntry};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -36,40 +37,30 @@ pub enum Scope {
     Local,
 }
 
-/// The files of one scope and how the dispatch entry names them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The files of one scope, and the entry that runs its moved hooks.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub settings: PathBuf,
     pub hooks_file: PathBuf,
     pub backup: PathBuf,
-    /// The command every moved event runs instead.
+    /// The project, which `$CLAUDE_PROJECT_DIR` in an older entry stands for.
+    pub project: PathBuf,
+    /// The command every moved event runs instead: the same in every scope, so that the host,
+    /// which runs an identical command once, runs it once however many scopes hold it.
     pub dispatch_command: String,
+    /// The moved hooks of the other scopes already installed, read so that the entry's timeout
+    /// covers theirs too: the host keeps one of the identical entries, and its timeout.
+    pub peer_hooks: Vec<Value>,
 }
 
 impl Layout {
-    /// `program` is what the command starts: `hookmux` from PATH for the project scope (the file
-    /// is shared with a team), this binary's absolute path for the user and local scopes.
-    pub fn new(scope: Scope, config_dir: &Path, project: &Path, this_binary: Option<&Path>) -> Layout {
-        let (settings, hooks_file, hooks_arg) = match scope {
-            Scope::User => {
-                let hooks = config_dir.join("hookmux-hooks.json");
-                let arg = shell_quote(&hooks.to_string_lossy());
-                (config_dir.join("settings.json"), hooks, arg)
+    pub fn new(scope: Scope, config_dir: &Path, project: &Path) -> Layout {
+        let (settings, hooks_file) = match scope {
+            Scope::User => (config_dir.join("settings.json"), config_dir.join("hookmux-hooks.json")),
+            Scope::Project => (project.join(".claude/settings.json"), project.join(".claude/hookmux-hooks.json")),
+            Scope::Local => {
+                (project.join(".claude/settings.local.json"), project.join(".claude/hookmux-hooks.local.json"))
             }
-            Scope::Project => (
-                project.join(".claude/settings.json"),
-                project.join(".claude/hookmux-hooks.json"),
-                "\"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.json\"".to_string(),
-            ),
-            Scope::Local => (
-                project.join(".claude/settings.local.json"),
-                project.join(".claude/hookmux-hooks.local.json"),
-                "\"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.local.json\"".to_string(),
-            ),
-        };
-        let program = match (scope, this_binary) {
-            (Scope::Project, _) | (_, None) => "hookmux".to_string(),
-            (_, Some(path)) => shell_quote(&path.to_string_lossy()),
         };
         let mut backup = settings.clone().into_os_string();
         backup.push(".hookmux-backup");
@@ -77,16 +68,15 @@ impl Layout {
             settings,
             hooks_file,
             backup: PathBuf::from(backup),
-            dispatch_command: format!("{program} dispatch --settings {hooks_arg}"),
+            project: project.to_path_buf(),
+            dispatch_command: format!("hookmux dispatch {}", entry::INSTALLED_FLAG),
+            peer_hooks: Vec::new(),
         }
     }
-}
 
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:@+=".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
+    /// The hooks files every scope's install writes, this one's included.
+    pub fn all_hooks_files(config_dir: &Path, project: &Path) -> [PathBuf; 3] {
+        [Scope::User, Scope::Project, Scope::Local].map(|scope| Layout::new(scope, config_dir, project).hooks_file)
     }
 }
 
@@ -140,8 +130,15 @@ fn stays_native(handler: &Value) -> bool {
     }
 }
 
+/// hookmux's entry for this scope: the installed one, or the older `--settings` form naming this
+/// scope's hooks file, which reinstalling replaces.
 fn is_our_entry(handler: &Value, layout: &Layout) -> bool {
-    handler.get("command").and_then(Value::as_str) == Some(layout.dispatch_command.as_str())
+    let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
+    match entry::recognise(command, None, Some(&layout.project)) {
+        Some(DispatchEntry::Installed) => true,
+        Some(DispatchEntry::Settings(files)) => files == [layout.hooks_file.clone()],
+        None => false,
+    }
 }
 
 /// Moves the hooks of `settings_text` into a hooks file.
@@ -184,7 +181,14 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
             }
         }
         if !moved_groups.is_empty() {
-            let timeout = entry_timeout(&event, &moved_groups);
+            let peer_groups: Vec<Value> = layout
+                .peer_hooks
+                .iter()
+                .filter_map(|hooks| hooks.get(&event).and_then(Value::as_array))
+                .flatten()
+                .cloned()
+                .collect();
+            let timeout = entry_timeout(&event, &[moved_groups.as_slice(), &peer_groups].concat());
             let mut entry = json!({"type": "command", "command": layout.dispatch_command});
             if let Some(seconds) = timeout {
                 entry["timeout"] = json!(seconds);
@@ -221,9 +225,10 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
     Ok(Installed { settings_text, hooks_text, moved, kept_native, events })
 }
 
-/// The dispatch entry's timeout in seconds: for SessionEnd, whose budget the host derives from
-/// the timeouts it sees, the largest moved SessionEnd timeout (none if none was set); elsewhere
-/// the slowest moved hook's timeout (or the host's default) plus a margin.
+/// The dispatch entry's timeout in seconds, over the hooks of every installed scope: for
+/// SessionEnd, whose budget the host derives from the timeouts it sees, the largest SessionEnd
+/// timeout (none if none was set); elsewhere the slowest hook's timeout (or the host's default)
+/// plus a margin.
 fn entry_timeout(event: &str, groups: &[Value]) -> Option<u64> {
     let timeouts = groups
         .iter()

@@ -1,7 +1,7 @@
 use super::*;
 
 fn layout() -> Layout {
-    Layout::new(Scope::Project, Path::new("/home/u/.claude"), Path::new("/work/p"), None)
+    Layout::new(Scope::Project, Path::new("/home/u/.claude"), Path::new("/work/p"))
 }
 
 const SETTINGS: &str = r#"{
@@ -36,7 +36,7 @@ fn moves_what_dispatch_runs_and_routes_each_event_through_it() {
     assert_eq!((installed.moved, installed.kept_native), (5, 3));
     assert_eq!(installed.events, ["PreToolUse", "SessionEnd", "UserPromptSubmit"]);
     let settings = json(&installed.settings_text);
-    let command = "hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.json\"";
+    let command = "hookmux dispatch --installed";
     assert_eq!(
         settings["hooks"]["PreToolUse"],
         serde_json::json!([
@@ -153,18 +153,43 @@ fn refusals_leave_files_alone() {
 
 #[test]
 fn layouts_per_scope() {
-    let bin = Path::new("/opt/my tools/hookmux");
-    let user = Layout::new(Scope::User, Path::new("/home/u/.claude"), Path::new("/p"), Some(bin));
+    let user = Layout::new(Scope::User, Path::new("/home/u/.claude"), Path::new("/p"));
     assert_eq!(user.hooks_file, Path::new("/home/u/.claude/hookmux-hooks.json"));
-    assert_eq!(user.dispatch_command, "'/opt/my tools/hookmux' dispatch --settings /home/u/.claude/hookmux-hooks.json");
-    let local = Layout::new(Scope::Local, Path::new("/c"), Path::new("/p"), Some(bin));
+    let local = Layout::new(Scope::Local, Path::new("/c"), Path::new("/p"));
     assert_eq!(local.settings, Path::new("/p/.claude/settings.local.json"));
     assert_eq!(local.hooks_file, Path::new("/p/.claude/hookmux-hooks.local.json"));
     assert_eq!(local.backup, Path::new("/p/.claude/settings.local.json.hookmux-backup"));
-    assert!(local.dispatch_command.ends_with("--settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.local.json\""));
-    // The project file is shared: it names `hookmux` from PATH, not this machine's binary.
-    let project = Layout::new(Scope::Project, Path::new("/c"), Path::new("/p"), Some(bin));
-    assert!(project.dispatch_command.starts_with("hookmux dispatch"));
+    // One command in every scope: the host runs an identical command once.
+    let project = Layout::new(Scope::Project, Path::new("/c"), Path::new("/p"));
+    assert_eq!([&user, &local, &project].map(|l| l.dispatch_command.as_str()), ["hookmux dispatch --installed"; 3]);
+}
+
+#[test]
+fn reinstalling_replaces_the_older_entry() {
+    let layout = layout();
+    let old = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/hookmux-hooks.json\""}]}]}}"#;
+    let hooks = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./stop.sh"}]}]}}"#;
+    let restored = uninstall(old, hooks, None, &layout).unwrap();
+    let installed = install(&restored, &layout).unwrap();
+    let settings = json(&installed.settings_text);
+    assert_eq!(
+        settings["hooks"]["Stop"],
+        serde_json::json!([{"hooks": [{"type": "command", "command": "hookmux dispatch --installed", "timeout": 605}]}])
+    );
+    // Another scope's older entry is not this scope's to remove.
+    let other = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hookmux dispatch --settings /home/u/.claude/hookmux-hooks.json"}]}]}}"#;
+    assert_eq!(json(&uninstall(other, r#"{"hooks": {}}"#, None, &layout).unwrap()), json(other));
+}
+
+#[test]
+fn the_entry_timeout_covers_every_installed_scope() {
+    let mut layout = layout();
+    layout.peer_hooks =
+        vec![serde_json::json!({"SessionEnd": [{"hooks": [{"type": "command", "command": "x", "timeout": 40}]}]})];
+    let installed = install(SETTINGS, &layout).unwrap();
+    let settings = json(&installed.settings_text);
+    let session_end = &settings["hooks"]["SessionEnd"][0]["hooks"][0];
+    assert_eq!(session_end["timeout"], 40, "{settings:#}");
 }
 
 #[test]
