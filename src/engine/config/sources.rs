@@ -173,11 +173,11 @@ impl Sources {
 /// Adds the error for a named file that is not there (other failures have theirs already).
 fn require(file: &mut SettingsFile, named_by: &str) {
     if file.state == FileState::Missing {
-        let message =
-            format!("cannot read {} ({named_by}): it does not exist; its hooks do not run", file.path.display());
-        file.diagnostics.push(Diagnostic::error(&file.path, JsonPath::root(), message).with_hint(
-            "restore the file, or remove what names it (`hookmux uninstall claude` puts installed hooks back)",
-        ));
+        let message = format!("the file does not exist ({named_by}); its hooks do not run");
+        file.diagnostics
+            .push(Diagnostic::error(&file.path, JsonPath::root(), message).with_hint(
+                "restore it, or remove what names it; `hookmux uninstall claude` puts installed hooks back",
+            ));
     }
 }
 
