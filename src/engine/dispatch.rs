@@ -9,6 +9,7 @@
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::settings::SettingsFile;
 use crate::engine::config::sources::{self, Discovery, Sources};
+use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
@@ -32,6 +33,9 @@ pub struct DispatchOptions {
     pub settings: Vec<PathBuf>,
     /// `--installed`: the hooks behind the installed entries of the discovered settings.
     pub installed: bool,
+    /// What the host says about the project's trust; the host adapter sets it. Unknown (left to
+    /// hookmux's trust list) unless a host says otherwise.
+    pub host_trust: HostTrust,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -90,7 +94,8 @@ pub struct Setup {
 impl Setup {
     /// Discovers and loads the settings for `event`.
     pub fn discover(event: &Event, world: &World, options: &DispatchOptions) -> Setup {
-        let mut discovery = Discovery::new(&world.env, event, options.settings.clone());
+        let mut discovery =
+            Discovery::new(&world.env, event, options.settings.clone()).for_host(options.host_trust, &world.env);
         if options.installed {
             discovery = discovery.installed_only();
         }
@@ -184,6 +189,9 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&source_notice(&setup.sources, d))).collect(),
         ..Collected::default()
     };
+    if let Some((project, files)) = &setup.sources.untrusted {
+        run.notices.extend(teller.tell(&Notice::Untrusted { project: project.clone(), files: files.clone() }));
+    }
     if !setup.re_entered.is_empty() {
         run.notices.extend(teller.tell(&Notice::Loop { files: setup.re_entered.clone() }));
     }

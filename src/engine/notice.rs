@@ -22,6 +22,9 @@ pub enum Notice {
     /// A hook started a dispatch of this session that would read these files again: their
     /// hooks were left out, since running them would start it again. Told on every event.
     Loop { files: Vec<PathBuf> },
+    /// The project's own settings were not read: neither the host nor hookmux's trust list
+    /// trusts the project.
+    Untrusted { project: PathBuf, files: Vec<PathBuf> },
     /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
     NotRun { label: String, origin: String, why: String },
 }
@@ -62,6 +65,16 @@ impl fmt::Display for Notice {
                     f,
                     "hookmux: a hook started `hookmux dispatch` again on {}, which this session's dispatch is running: a loop; their hooks were left out of the inner dispatch",
                     files.join(", ")
+                )
+            }
+            Notice::Untrusted { project, files } => {
+                let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                write!(
+                    f,
+                    "hookmux: the hooks of {} do not run: {} is not a trusted project; if you trust its hooks, run `hookmux trust {}`",
+                    files.join(", "),
+                    project.display(),
+                    project.display()
                 )
             }
             Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),

@@ -19,5 +19,6 @@ mod installed;
 mod layers;
 mod opencode_plugin;
 mod run_protect_paths;
+mod trust;
 mod wakeup_cli;
 mod wakeup_hook;
