@@ -184,10 +184,7 @@ fn split(text: &str) -> Result<Vec<Pipeline<'_>>, SplitError> {
                 level.start = i;
                 continue;
             }
-            b'&' if !level.double
-                && !(i > level.start && matches!(bytes[i - 1], b'>' | b'<'))
-                && next != Some(b'>') =>
-            {
+            b'&' if !level.double && !redirects(&text[level.start..i]) && next != Some(b'>') => {
                 level.pipeline.push(&text[level.start..i]);
                 out.push(std::mem::take(&mut level.pipeline));
                 i += if next == Some(b'&') { 2 } else { 1 };
@@ -212,6 +209,11 @@ fn split(text: &str) -> Result<Vec<Pipeline<'_>>, SplitError> {
         }
         _ => Err(SplitError::Unclosed),
     }
+}
+
+/// Whether a `&` right after `command` so far belongs to a redirection (`2>&1`, `<&3`).
+fn redirects(command: &str) -> bool {
+    command.ends_with(['>', '<'])
 }
 
 /// Ends a level at `end`: its last command and pipeline are complete.
