@@ -172,10 +172,7 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                     matcher::DEADLINE.as_millis()
                 ),
             )
-            .with_hint(
-                "drop the repetition around a group that repeats or alternates inside (`(a+)+` matches what `a+` \
-                 does), anchor a list instead of repeating it (`^(Bash|Write)$`), or list exact names as `A|B`",
-            ),
+            .with_hint(risk.hint()),
         ),
         Matcher::All | Matcher::Pattern { .. } => {}
     }

@@ -105,6 +105,23 @@ impl fmt::Display for Risk {
     }
 }
 
+impl Risk {
+    /// How to write the regex without the shape.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Risk::Nested => {
+                "drop the repetition around a group that repeats or alternates inside (`(a+)+` matches what \
+                 `a+` does), anchor a list instead of repeating it (`^(Bash|Write)$`), or list exact names as `A|B`"
+            }
+            Risk::ManyUnbounded => {
+                "keep at most two `*`, `+` or `{n,}`; a leading or trailing `.*` adds nothing to an unanchored \
+                 matcher (`.*mcp__.*__write.*` matches what `mcp__.*__write` does)"
+            }
+            Risk::ManyChoices => "list exact names as `A|B`, or split the matcher into several groups",
+        }
+    }
+}
+
 /// What can make a (valid) JavaScript regex backtrack steeply, read from its text: a heuristic
 /// that decides which regexes are tested under [`DEADLINE`], not a proof either way.
 pub fn risk(source: &str) -> Option<Risk> {
