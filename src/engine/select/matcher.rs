@@ -8,8 +8,8 @@
 //! legacy tool names still match their renamed tools: `Task` matches `Agent`.
 //!
 //! The query is the model's to choose (a tool name) and the regex the settings' (a cloned
-//! repository's), and a backtracking regex can take exponential time: `(a+)+$` needs 10 s for 26
-//! `a`s and a `b`. regress has no step limit, so the time is bounded around it. [`risk`] reads a
+//! repository's), and a backtracking regex can take exponential time: `(a+)+$` needs seconds for
+//! 26 `a`s and a `b`, days for 41. regress has no step limit, so the time is bounded around it. [`risk`] reads a
 //! regex's shape for what can blow up (a repeated group holding a quantifier or an alternation,
 //! more than [`MAX_UNBOUNDED`] unbounded quantifiers, more than [`MAX_CHOICES`] quantifiers and
 //! alternatives); a regex without such a shape, on a query of at most [`MAX_DIRECT_QUERY`]
@@ -17,7 +17,7 @@
 //! [`DEADLINE`]: when it has not answered by then, the group runs as if it matched (a guard must
 //! not be skipped because its matcher was slow) and the verdict, [`Verdict::Unchecked`], names
 //! the regex. Rust cannot stop a thread, so a runaway test keeps its thread busy until it ends
-//! or the process exits; dispatch exits within its hooks' time, and a long-lived process that
+//! or the process exits; dispatch exits once the event is answered, and a long-lived process that
 //! uses hookmux as a library has at most [`MAX_RUNNING`] such threads: past that, a regex that
 //! needs the bound is not tested at all and its group runs unchecked at once.
 
