@@ -68,7 +68,7 @@ impl fmt::Display for Notice {
             Notice::MatcherUnchecked { matcher, origin } => write!(
                 f,
                 "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \
-                 rewrite it without nested quantifiers (`hookmux hooks validate` shows why)"
+                 `hookmux hooks validate` shows how to rewrite it"
             ),
         }
     }
