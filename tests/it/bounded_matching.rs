@@ -65,12 +65,6 @@ fn a_runaway_matcher_runs_its_deny_hook_and_is_named() {
     assert!(told.contains("matcher `(a+)+$`"), "{told}");
     assert!(told.contains("hooks.json at hooks.PreToolUse[0].matcher"), "{told}");
     assert!(told.contains("ran as if it matched"), "{told}");
-
-    // A name the regex answers in time is matched as usual: `Bash` does not end in `a`s.
-    std::fs::remove_file(project.file("ran.txt")).expect("remove ran.txt");
-    let out = project.run(&["dispatch"], &pre_tool_use("Bash", json!({"command": "ls"}), project.path()));
-    assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(!project.ran());
 }
 
 #[test]
