@@ -280,8 +280,9 @@ mod tests {
         assert_eq!(subcommands(&"$(".repeat(MAX_DEPTH + 1)), Err(SplitError::TooDeep));
     }
 
-    /// 1 MB of `echo $(` used to be copied once per level (quadratic time and memory, and a
-    /// recursion as deep as the nesting); now the answer comes after at most one pass.
+    /// Copying the rest of the line at each level would make 1 MB of `echo $(` quadratic in time
+    /// and memory, and recursing per level would overflow the stack: the answer comes after at
+    /// most one pass.
     #[test]
     fn a_megabyte_of_nesting_is_refused_and_a_megabyte_of_commands_is_split() {
         let levels = (1 << 20) / "echo $(".len();
