@@ -202,6 +202,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         if hook_name.is_empty() {
             hook_name = plan.hook_name();
         }
+        run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         run.collect(event, plan, setup, world, &teller);
     }
     let kind = kind.ok_or(NotRun::NoEvent)?;

@@ -3,6 +3,8 @@
 //! told once per session rather than on every event.
 
 use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::select::matcher;
+use crate::engine::select::plan::Plan;
 use hookmux_sdk::Env;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -27,6 +29,8 @@ pub enum Notice {
     Untrusted { project: PathBuf, files: Vec<PathBuf> },
     /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
     NotRun { label: String, origin: String, why: String },
+    /// A matcher regex did not answer in time, so its group ran as if it matched.
+    MatcherUnchecked { matcher: String, origin: String },
 }
 
 /// Which output stream of a handler.
@@ -46,6 +50,16 @@ impl fmt::Display for Stream {
 }
 
 impl Notice {
+    /// One per group of `plan` whose matcher regex ran past its bound.
+    pub fn unchecked_matchers<'p>(plan: &'p Plan<'_>) -> impl Iterator<Item = Notice> + 'p {
+        plan.groups.iter().filter(|g| matches!(g.verdict, matcher::Verdict::Unchecked(_))).map(|g| {
+            Notice::MatcherUnchecked {
+                matcher: g.group.matcher.clone().unwrap_or_default(),
+                origin: format!("{} at {}", g.file.path.display(), g.group.path.key("matcher")),
+            }
+        })
+    }
+
     /// Told every time, even within one session: output lost on this very event.
     fn is_per_event(&self) -> bool {
         matches!(self, Notice::OutputDropped { .. } | Notice::HooksOff(_) | Notice::Loop { .. })
@@ -78,6 +92,11 @@ impl fmt::Display for Notice {
                 )
             }
             Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),
+            Notice::MatcherUnchecked { matcher, origin } => write!(
+                f,
+                "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \
+                 `hookmux hooks validate` shows how to rewrite it"
+            ),
         }
     }
 }

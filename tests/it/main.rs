@@ -4,6 +4,7 @@
 
 mod common;
 
+mod bounded_matching;
 mod brewcode_conformance;
 mod brewcode_knowledge_cli;
 mod brewcode_processes;
