@@ -511,3 +511,19 @@ fn command_line_mistakes_exit_1_never_2() {
         assert_eq!(Hookmux::new(args.clone()).run().code, Some(0), "{args:?}");
     }
 }
+
+#[test]
+fn huge_timeouts_neither_panic_nor_skip_the_hooks() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([
+            {"type": "command", "command": "echo spawned > spawned.txt", "timeout": 1e20},
+            {"type": "command", "command": "hookmux run protect-paths --deny 'notes.*'", "timeout": 1e19},
+            {"type": "command", "command": "echo also > also.txt", "timeout": 1e308}
+        ]),
+    ));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert_eq!((project.read("spawned.txt"), project.read("also.txt")), ("spawned\n".into(), "also\n".into()));
+}
