@@ -14,7 +14,7 @@ use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
 use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
-use crate::engine::notice::{Notice, Stream, Teller};
+use crate::engine::notice::{self, Notice, Stream, Teller};
 use crate::engine::select::plan::{self, Plan, PlanOptions};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
@@ -177,7 +177,8 @@ pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> R
 
 /// Runs plans already made (by [`dispatch`], or by `dry-run --exec`, which shows them first)
 /// and folds their outcomes into one verdict. `dry`: built-ins write no state, and every notice
-/// is told (a dry run writes no markers).
+/// is told (a dry run writes no markers). Either way, a few notices are told in full and the
+/// rest counted.
 pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, dry: bool) -> Result<Verdict, NotRun> {
     let (first, _) = planned.first().ok_or(NotRun::NoEvent)?;
     if let Some((_, plan)) = planned.iter().find(|(_, plan)| plan.event.is_none()) {
@@ -208,7 +209,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
     let kind = kind.ok_or(NotRun::NoEvent)?;
     let labelled = run.labelled();
     let mut combined = combine::combine(kind, &hook_name, &labelled);
-    combined.notices.splice(0..0, run.notices.clone());
+    combined.notices.splice(0..0, notice::summarised(run.notices.clone()));
     let plain = labelled
         .iter()
         .filter_map(|l| match l.outcome {
@@ -242,7 +243,7 @@ struct Collected {
 
 impl Collected {
     /// Runs one plan's handlers and appends their outcomes.
-    fn collect(&mut self, event: &Event, plan: &Plan<'_>, setup: &Setup, world: &World, teller: &Teller<'_>) {
+    fn collect(&mut self, event: &Event, plan: &Plan<'_>, setup: &Setup, world: &World, teller: &Teller) {
         let Some(kind) = plan.event else { return };
         if plan.handlers.is_empty() {
             return;
