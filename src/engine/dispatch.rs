@@ -14,7 +14,7 @@ use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
 use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
-use crate::engine::notice::{self, Notice, Stream, Teller};
+use crate::engine::notice::{Notice, Stream, Teller};
 use crate::engine::select::plan::{self, Plan, PlanOptions};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
@@ -206,10 +206,11 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         run.collect(event, plan, setup, world, &teller);
     }
+    run.notices.extend(teller.summary());
     let kind = kind.ok_or(NotRun::NoEvent)?;
     let labelled = run.labelled();
     let mut combined = combine::combine(kind, &hook_name, &labelled);
-    combined.notices.splice(0..0, notice::summarised(run.notices.clone()));
+    combined.notices.splice(0..0, run.notices.clone());
     let plain = labelled
         .iter()
         .filter_map(|l| match l.outcome {

@@ -1,7 +1,7 @@
 //! dispatch's own problems, told to the user: a settings file it could not read, a handler it
 //! could not run, output it had to drop. Each is a [`Notice`], worded in one place, and most are
 //! told once per session rather than on every event; one event tells a few in full and counts
-//! the rest ([`summarised`]).
+//! the rest ([`Teller::summary`]).
 
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::select::matcher;
@@ -105,21 +105,8 @@ impl fmt::Display for Notice {
     }
 }
 
-/// How many of dispatch's own notices one event tells in full; the rest are counted in one line.
+/// How many once-per-session notices one event tells in full; the rest are counted in one line.
 pub const TOLD_IN_FULL: usize = 10;
-
-/// The notices one event tells, cut to [`TOLD_IN_FULL`] and a line that counts the rest: a file
-/// of thousands of bad entries gives a message a person reads, not megabytes of it.
-pub fn summarised(mut told: Vec<String>) -> Vec<String> {
-    // One line more is as short as the summary that would replace it.
-    if told.len() <= TOLD_IN_FULL + 1 {
-        return told;
-    }
-    let more = told.len() - TOLD_IN_FULL;
-    told.truncate(TOLD_IN_FULL);
-    told.push(format!("hookmux: … and {} more problems: run `hookmux hooks validate` to see them all", grouped(more)));
-    told
-}
 
 /// `5994` as `5,994`.
 fn grouped(n: usize) -> String {
@@ -135,24 +122,60 @@ fn grouped(n: usize) -> String {
 }
 
 /// Decides which notices to tell: all of them in a dry run (which writes nothing), else each
-/// once per session.
+/// once per session. Of those, one event tells [`TOLD_IN_FULL`] in full and withholds the rest
+/// for [`Teller::summary`], so that a file of thousands of bad entries gives a message a person
+/// reads, not megabytes of it. Notices told on every event are never withheld.
 pub struct Teller {
     dry: bool,
     /// What this session was told already; `None` without a session (then everything is told).
     ledger: Option<Ledger>,
+    told_in_full: Cell<usize>,
+    withheld: Cell<usize>,
+    /// The first withheld notice: when it is the only one, it is told instead of a count.
+    first_withheld: RefCell<Option<String>>,
 }
 
 impl Teller {
     pub fn new(env: &Env, session: Option<&str>, dry: bool) -> Teller {
         let session = session.filter(|s| !s.is_empty() && !dry);
-        Teller { dry, ledger: session.map(|session| Ledger::open(env, session)) }
+        Teller {
+            dry,
+            ledger: session.map(|session| Ledger::open(env, session)),
+            told_in_full: Cell::new(0),
+            withheld: Cell::new(0),
+            first_withheld: RefCell::new(None),
+        }
     }
 
     /// The notice's text when it is to be told now.
     pub fn tell(&self, notice: &Notice) -> Option<String> {
         let text = notice.to_string();
-        let first = self.dry || notice.is_per_event() || self.ledger.as_ref().is_none_or(|l| l.first_time(&text));
-        first.then_some(text)
+        if notice.is_per_event() {
+            return Some(text);
+        }
+        if !(self.dry || self.ledger.as_ref().is_none_or(|l| l.first_time(&text))) {
+            return None;
+        }
+        if self.told_in_full.get() < TOLD_IN_FULL {
+            self.told_in_full.set(self.told_in_full.get() + 1);
+            return Some(text);
+        }
+        self.withheld.set(self.withheld.get() + 1);
+        self.first_withheld.borrow_mut().get_or_insert(text);
+        None
+    }
+
+    /// What stands for the withheld notices, told last: the one itself when it is only one (as
+    /// short as a count), else how many there are and where to see them. They count as told.
+    pub fn summary(&self) -> Option<String> {
+        match self.withheld.get() {
+            0 => None,
+            1 => self.first_withheld.borrow().clone(),
+            more => Some(format!(
+                "hookmux: … and {} more problems: run `hookmux hooks validate` to see them all",
+                grouped(more)
+            )),
+        }
     }
 }
 
@@ -301,7 +324,8 @@ mod tests {
             file.set_modified(std::time::SystemTime::now() - Duration::from_secs(days * 24 * 3600)).unwrap();
         }
 
-        assert_eq!(notices.iter().filter_map(|n| teller.tell(n)).count(), 300);
+        assert_eq!(notices.iter().filter_map(|n| teller.tell(n)).count(), TOLD_IN_FULL);
+        assert!(teller.summary().is_some_and(|summary| summary.contains("… and 290 more problems")));
         assert_eq!(teller.tell(&notices[0]), None, "told once in one dispatch too");
         assert_eq!(teller.ledger.as_ref().unwrap().scanned.get(), 4, "the folder is read once");
         assert_eq!(folder(tmp.path()), [dir.join("recent.told"), dir.join("s-1.told")]);
@@ -339,12 +363,25 @@ mod tests {
 
     #[test]
     fn a_few_in_full_then_one_line_for_the_rest() {
-        let texts = |n: usize| (0..n).map(|i| format!("problem {i}")).collect::<Vec<_>>();
-        assert_eq!(summarised(texts(11)), texts(11));
-        let cut = summarised(texts(6004));
-        assert_eq!(cut.len(), 11);
-        assert_eq!(cut[..10], texts(10)[..]);
-        assert_eq!(cut[10], "hookmux: … and 5,994 more problems: run `hookmux hooks validate` to see them all");
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        let dropped = Notice::OutputDropped { label: "flood".into(), stream: Stream::Stdout, bytes: 1, kept_mib: 1 };
+        for (session, dry) in [(Some("s"), false), (None, false), (Some("s"), true)] {
+            let teller = Teller::new(&env, session, dry);
+            let told: Vec<String> = problems(6004).iter().filter_map(|n| teller.tell(n)).collect();
+            assert_eq!(told, problems(10).iter().map(Notice::to_string).collect::<Vec<_>>());
+            assert!(teller.tell(&dropped).is_some(), "told on every event, never withheld");
+            assert_eq!(
+                teller.summary().as_deref(),
+                Some("hookmux: … and 5,994 more problems: run `hookmux hooks validate` to see them all")
+            );
+        }
+
+        let teller = Teller::new(&env, None, false);
+        let eleven = problems(11);
+        assert_eq!(eleven.iter().filter_map(|n| teller.tell(n)).count(), 10);
+        assert_eq!(teller.summary(), Some(eleven[10].to_string()), "one more is told, not counted");
+        assert_eq!(Teller::new(&env, None, false).summary(), None);
         assert_eq!(
             (grouped(999), grouped(1000), grouped(1_234_567)),
             ("999".into(), "1,000".into(), "1,234,567".into())

@@ -585,3 +585,22 @@ fn a_dry_run_tells_every_problem_again_in_the_same_short_summary() {
     assert!(message.ends_with("… and 20 more problems: run `hookmux hooks validate` to see them all"), "{message}");
     assert_eq!(notice_markers(project.path()).len(), 1, "the dispatch's; a dry run writes none");
 }
+
+#[test]
+fn problems_told_on_every_event_are_never_cut_from_the_summary() {
+    let mut handlers = vec![command("echo kept > kept.txt")];
+    handlers.extend(std::iter::repeat_n(json!({}), 30));
+    let project = Project::new(hooks("PreToolUse", Value::Array(handlers)));
+    let missing = project.file("missing.json");
+    for round in 0..2 {
+        let mut event = project.bash_event();
+        event["cwd"] = Value::from(project.path().to_str().unwrap());
+        let out = project.command().args_push(["--settings", missing.to_str().unwrap()]).stdin(event.to_string()).run();
+        let message = out.json()["systemMessage"].as_str().unwrap().to_string();
+        let named = message.lines().filter(|l| l.contains("missing.json") && l.contains("does not exist")).count();
+        assert_eq!(named, 1, "round {round}: {message}");
+        let expected = if round == 0 { 12 } else { 1 };
+        assert_eq!(message.lines().count(), expected, "round {round}: {message}");
+    }
+    assert_eq!(project.read("kept.txt"), "kept\n");
+}
