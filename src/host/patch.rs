@@ -159,13 +159,12 @@ impl Body {
 /// The Claude events a patch call stands for: one per file (two for a move), each `event` with
 /// its tool and input replaced. `field` is where the host keeps the patch (`command` for Codex,
 /// `patch_text` for OpenCode), kept in every input so that hooks written for the host still find
-/// it.
-pub fn claude_events(event: &Event, field: &str, patch: &str, files: &[PatchFile]) -> Vec<Event> {
-    let cwd = event.cwd().unwrap_or_default();
+/// it. Relative paths are taken from `cwd`.
+pub fn claude_events(event: &Event, field: &str, patch: &str, files: &[PatchFile], cwd: &Path) -> Vec<Event> {
     let calls: Vec<(&str, Map<String, Value>)> = if files.is_empty() {
         vec![("Edit", Map::new())]
     } else {
-        files.iter().flat_map(|file| file.calls(&cwd)).collect()
+        files.iter().flat_map(|file| file.calls(cwd)).collect()
     };
     calls
         .into_iter()

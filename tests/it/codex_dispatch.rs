@@ -84,6 +84,19 @@ fn protect_paths_sees_where_a_patch_moves_a_file_and_every_way_it_names_one() {
 }
 
 #[test]
+fn a_patch_codex_applies_from_the_shell_is_guarded_too() {
+    let dir = project(json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+        {"type": "command", "command": "hookmux run protect-paths"}
+    ]}]}}));
+    let mut event: Value = serde_json::from_str(&payload("PreToolUse-Bash", dir.path())).unwrap();
+    event["tool_input"]["command"] =
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: c.txt\n*** Move to: .env\n@@\n-c\n+d\n*** End Patch\nEOF\n"
+            .into();
+    let answer = dispatch(dir.path(), event.to_string()).json();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+}
+
+#[test]
 fn an_exit_2_without_stderr_still_blocks_under_codex() {
     let dir = project(
         json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}),

@@ -9,6 +9,8 @@
 //! or moved-away one, each with `file_path` (absolute), `patch_op` and, where the patch says,
 //! `content` or `old_string`/`new_string`; the patch stays in `command`. The hooks of every file
 //! run, and their outcomes are combined as one event's (any deny wins).
+//! A shell command that Codex turns into a patch itself (`apply_patch <<'EOF'`, after an optional
+//! `cd DIR &&`) stays Bash and is that patch's edits as well.
 //! `spawn_agent` becomes `Agent` with `prompt` (its `message`) and `subagent_type`. MCP tools
 //! (`mcp__server__tool`) and anything else keep their names.
 //!
@@ -39,7 +41,7 @@ use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
 use hookmux_sdk::{Event, HookEvent};
 use serde_json::{json, Map, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Codex's events as Claude events, plus what encoding the answer needs to know.
 #[derive(Clone, Debug)]
@@ -121,7 +123,7 @@ pub fn decode(event: &Event) -> Decoded {
         "apply_patch" => {
             let patch = input.get("command").and_then(Value::as_str).unwrap_or_default();
             tool.patch_files = patch::parse(patch);
-            patch::claude_events(event, "command", patch, &tool.patch_files)
+            patch::claude_events(event, "command", patch, &tool.patch_files, &event.cwd().unwrap_or_default())
         }
         "spawn_agent" => {
             let mut agent = input.as_object().cloned().unwrap_or_default();
@@ -132,19 +134,45 @@ pub fn decode(event: &Event) -> Decoded {
             agent.entry("subagent_type").or_insert(kind);
             vec![with_tool(event, "Agent", Value::Object(agent), None)]
         }
-        "Bash" if event.kind() == Some(HookEvent::PostToolUse) => {
+        "Bash" => {
             // Claude Code's Bash result is an object; Codex sends the output text.
-            let response = match event.tool_response() {
-                Some(Value::String(text)) => {
+            let response = match (event.kind(), event.tool_response()) {
+                (Some(HookEvent::PostToolUse), Some(Value::String(text))) => {
                     Some(json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false}))
                 }
                 _ => None,
             };
-            vec![with_tool(event, "Bash", input.clone(), response)]
+            let bash = with_tool(event, "Bash", input.clone(), response);
+            let command = input.get("command").and_then(Value::as_str).unwrap_or_default();
+            let mut events = match shell_patch(command, &event.cwd().unwrap_or_default()) {
+                Some((dir, files)) => patch::claude_events(&bash, "command", command, &files, &dir),
+                None => Vec::new(),
+            };
+            events.insert(0, bash);
+            events
         }
         _ => vec![event.clone()],
     };
     Decoded { events, tool: Some(tool) }
+}
+
+/// The patch of a shell command that Codex applies itself rather than running (`apply_patch
+/// <<'EOF'`, after an optional `cd DIR &&`), with the folder its paths are relative to. Read as
+/// loosely as [`patch::parse`]: any command that names the tool and has a file header.
+fn shell_patch(command: &str, cwd: &Path) -> Option<(PathBuf, Vec<PatchFile>)> {
+    if !(command.contains("apply_patch") || command.contains("applypatch")) {
+        return None;
+    }
+    let files = patch::parse(command);
+    if files.is_empty() {
+        return None;
+    }
+    let dir = command
+        .trim_start()
+        .strip_prefix("cd ")
+        .and_then(|rest| rest.split_once("&&"))
+        .map(|(dir, _)| dir.trim().trim_matches(|c| c == '\'' || c == '"'));
+    Some((dir.map_or_else(|| cwd.to_path_buf(), |dir| cwd.join(dir)), files))
 }
 
 fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -> Event {

@@ -125,6 +125,25 @@ fn every_header_codex_reads_is_a_file_for_hooks() {
 }
 
 #[test]
+fn a_patch_codex_applies_from_the_shell_is_seen_as_one_too() {
+    // Codex 0.169.0 runs `apply_patch <<'EOF'` itself, with or without `cd DIR &&` in front,
+    // and its hooks see only Bash.
+    let pre = |command: &str| {
+        decode(&event(
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "c"}),
+        ))
+    };
+    let heredoc = "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: c.txt\n*** Move to: ../.env\n@@\n-c\n+d\n*** End Patch\nEOF\n";
+    let decoded = pre(heredoc);
+    assert_eq!(files(&decoded), [("Bash", ""), ("Edit", "/p/sub/c.txt"), ("Write", "/p/sub/../.env")]);
+    assert_eq!(decoded.events[0].tool_input_str("command"), Some(heredoc));
+    let quoted = pre("cd 'my dir' && applypatch <<EOF\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF");
+    assert_eq!(files(&quoted), [("Bash", ""), ("Edit", "/p/my dir/x")]);
+    // Any other command is Bash alone.
+    assert_eq!(files(&pre("echo '*** Add File: x'")), [("Bash", "")]);
+}
+
+#[test]
 fn post_tool_use_bash_output_takes_claudes_shape() {
     let decoded = decode(&event(
         json!({"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "echo hi"}, "tool_response": "hi\n", "tool_use_id": "c"}),

@@ -407,7 +407,8 @@ pub fn decode_events(plugin: &PluginEvent, world: &World) -> Result<Vec<Event>, 
     }
     let patch =
         event.get("tool_input").and_then(|input| input.get(PATCH_ARG)).and_then(Value::as_str).unwrap_or_default();
-    Ok(patch::claude_events(&event, PATCH_FIELD, patch, &patch::parse(patch)))
+    let cwd = event.cwd().unwrap_or_default();
+    Ok(patch::claude_events(&event, PATCH_FIELD, patch, &patch::parse(patch), &cwd))
 }
 
 fn session_id(plugin: &PluginEvent) -> Option<String> {
