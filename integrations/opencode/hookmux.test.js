@@ -99,6 +99,26 @@ test("tool.execute.before: updatedInput rewrites the arguments in place, in Open
   assert.deepEqual(args, { filePath: "/tmp/other.md", content: "x" });
 });
 
+test("tool.execute.before: apply_patch (GPT models' edit tool) is checked file by file, as Edit and Write", async () => {
+  const p = await project({ PreToolUse: [{ matcher: "Edit|Write", hooks: [cmd(ran("guard")), cmd("hookmux run protect-paths")] }] });
+  const patchText = "*** Begin Patch\n*** Update File: notes.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch";
+  await assert.rejects(before(p, "apply_patch", { patchText }), /protect-paths: editing `\.env` is not allowed/);
+  // The guard ran for the file the patch leaves and for the one it lands on.
+  assert.deepEqual(p.ran(), ["guard", "guard"]);
+  const harmless = { patchText: "*** Begin Patch\n*** Add File: notes2.txt\n+n\n*** End Patch" };
+  const output = await before(p, "apply_patch", harmless);
+  assert.deepEqual(output.args, harmless, "a patch no hook objects to runs as it was");
+});
+
+test("tool.execute.before: a rewrite of one file of a patch cannot be applied; the patch runs as it was and the user is told", async () => {
+  const rewrite = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: { file_path: "/x", old_string: "a", new_string: "c" } } };
+  const p = await project({ PreToolUse: [{ matcher: "Edit", hooks: [cmd(json(rewrite))] }] });
+  const args = { patchText: "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** End Patch" };
+  const output = await before(p, "apply_patch", { ...args });
+  assert.deepEqual(output.args, args);
+  assert.ok(p.calls.log.some((m) => m.includes("updatedInput was not applied")), JSON.stringify(p.calls.log));
+});
+
 test("tool.execute.before: context reaches the model in the tool's result", async () => {
   const context = { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "CTX-PRE-123" } };
   const p = await project({ PreToolUse: [{ matcher: "Bash", hooks: [cmd(json(context))] }] });

@@ -8,6 +8,7 @@ pub mod codex;
 pub mod opencode;
 
 mod answer;
+pub mod patch;
 mod transcript;
 
 use crate::engine::dispatch::{DispatchOptions, World};

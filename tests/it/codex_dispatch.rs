@@ -61,6 +61,42 @@ fn a_patch_runs_the_claude_hooks_of_every_file() {
 }
 
 #[test]
+fn protect_paths_sees_where_a_patch_moves_a_file_and_every_way_it_names_one() {
+    let dir = project(json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+        {"type": "command", "command": "hookmux run protect-paths"}
+    ]}]}}));
+    let mut event: Value = serde_json::from_str(&payload("PreToolUse-apply_patch", dir.path())).unwrap();
+    for patch in [
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: .env\n*** Move to: a.txt\n@@\n-a\n+b\n*** End Patch\n",
+        "*** Begin Patch\r\n  *** Add File: src/../.env\r\n+SECRET=1\r\n*** End Patch\r\n",
+        "*** Begin Patch\n*** Delete File: .env\n*** End Patch\n",
+    ] {
+        event["tool_input"]["command"] = patch.into();
+        let answer = dispatch(dir.path(), event.to_string()).json();
+        assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{patch:?}: {answer}");
+        assert!(answer["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap().contains("`.env`"));
+    }
+    event["tool_input"]["command"] =
+        "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-a\n+b\n*** End Patch\n".into();
+    let output = dispatch(dir.path(), event.to_string());
+    assert_eq!((output.code, output.stdout.as_str()), (Some(0), ""), "a harmless move passes: {}", output.stderr);
+}
+
+#[test]
+fn a_patch_codex_applies_from_the_shell_is_guarded_too() {
+    let dir = project(json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+        {"type": "command", "command": "hookmux run protect-paths"}
+    ]}]}}));
+    let mut event: Value = serde_json::from_str(&payload("PreToolUse-Bash", dir.path())).unwrap();
+    event["tool_input"]["command"] =
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: c.txt\n*** Move to: .env\n@@\n-c\n+d\n*** End Patch\nEOF\n"
+            .into();
+    let answer = dispatch(dir.path(), event.to_string()).json();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+}
+
+#[test]
 fn an_exit_2_without_stderr_still_blocks_under_codex() {
     let dir = project(
         json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}),

@@ -75,6 +75,40 @@ fn the_usual_settings_sources_are_read() {
 }
 
 #[test]
+fn an_apply_patch_is_checked_file_by_file_like_edit_and_write() {
+    // OpenCode gives GPT models `apply_patch` instead of edit and write.
+    let dir = project(json!({"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [
+        {"type": "command", "command": "hookmux run protect-paths"},
+        {"type": "command", "command": "cat >> seen.jsonl"}
+    ]}]}}));
+    let patch = "*** Begin Patch\n*** Update File: src/a.rs\n*** Move to: .env\n@@\n-a\n+b\n*** Add File:notes.txt\n+n\n*** End Patch";
+    let event = json!({"hook": "tool.execute.before", "directory": dir.path(),
+        "input": {"tool": "apply_patch", "sessionID": "ses_1", "callID": "c1"}, "output": {"args": {"patchText": patch}}});
+    let (answer, _) = dispatch(dir.path(), event);
+    assert!(answer["block"].as_str().unwrap_or_default().contains("`.env`"), "{answer}");
+    let seen: Vec<Value> = std::fs::read_to_string(dir.path().join("seen.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let root = dir.path().to_str().unwrap();
+    let calls: Vec<(String, String, String)> = seen
+        .iter()
+        .map(|e| {
+            let input = &e["tool_input"];
+            let field = |k: &str| input[k].as_str().unwrap_or_default().replace(root, "");
+            (e["tool_name"].as_str().unwrap_or_default().to_string(), field("file_path"), field("patch_op"))
+        })
+        .collect();
+    let call = |tool: &str, path: &str, op: &str| (tool.to_string(), path.to_string(), op.to_string());
+    assert_eq!(
+        calls,
+        [call("Edit", "/src/a.rs", "move_from"), call("Write", "/.env", "move_to"), call("Write", "/notes.txt", "add")]
+    );
+    assert!(seen.iter().all(|e| e["tool_input"]["patch_text"] == patch));
+}
+
+#[test]
 fn always_one_json_object_even_when_nothing_can_run() {
     let dir = project(json!({}));
     for stdin in ["", "[1]", "{\"hook\": 3}"] {

@@ -4,10 +4,13 @@
 //! Codex already sends Claude's field names; what differs is the tools and the answers.
 //!
 //! **Tools.** Codex's shell is `Bash` with `{"command"}`, as in Claude Code. `apply_patch` (whose
-//! input is the patch text) becomes one Claude edit per file it touches: `Write` for an added
-//! file, `Edit` for an updated, moved or deleted one, each with `file_path` (absolute) and, where
-//! the patch says, `content` or `old_string`/`new_string`; the patch stays in `command`. The
-//! hooks of every file run, and their outcomes are combined as one event's (any deny wins).
+//! input is the patch text) becomes one Claude edit per file it touches, as [`super::patch`]
+//! maps them: `Write` for an added file and a move's destination, `Edit` for an updated, deleted
+//! or moved-away one, each with `file_path` (absolute), `patch_op` and, where the patch says,
+//! `content` or `old_string`/`new_string`; the patch stays in `command`. The hooks of every file
+//! run, and their outcomes are combined as one event's (any deny wins).
+//! A shell command that Codex turns into a patch itself (`apply_patch <<'EOF'`, after an optional
+//! `cd DIR &&`) stays Bash and is that patch's edits as well.
 //! `spawn_agent` becomes `Agent` with `prompt` (its `message`) and `subagent_type`. MCP tools
 //! (`mcp__server__tool`) and anything else keep their names.
 //!
@@ -31,13 +34,14 @@
 pub mod install;
 
 use super::answer::Unhonoured;
+use super::patch::{self, PatchFile};
 use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
 use hookmux_sdk::{Event, HookEvent};
 use serde_json::{json, Map, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Codex's events as Claude events, plus what encoding the answer needs to know.
 #[derive(Clone, Debug)]
@@ -54,23 +58,6 @@ pub struct CodexTool {
     pub input: Value,
     /// The project-relative (or absolute) paths of an `apply_patch`, in patch order.
     pub patch_files: Vec<PatchFile>,
-}
-
-/// One file operation of an `apply_patch`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PatchFile {
-    pub op: PatchOp,
-    pub path: String,
-    /// Added file: its whole content. Update with one hunk: the lines it removes and adds.
-    pub content: Option<String>,
-    pub old_new: Option<(String, String)>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PatchOp {
-    Add,
-    Update,
-    Delete,
 }
 
 /// `hookmux dispatch --host codex`.
@@ -131,21 +118,12 @@ pub fn decode(event: &Event) -> Decoded {
         return Decoded { events: vec![event.clone()], tool: None };
     };
     let input = event.get("tool_input").cloned().unwrap_or_else(|| json!({}));
-    let cwd = event.cwd().unwrap_or_default();
     let mut tool = CodexTool { name: name.to_string(), input: input.clone(), patch_files: Vec::new() };
     let events = match name {
         "apply_patch" => {
             let patch = input.get("command").and_then(Value::as_str).unwrap_or_default();
-            tool.patch_files = parse_patch(patch);
-            if tool.patch_files.is_empty() {
-                // Not a patch hookmux can read: still an edit, as Codex matches it.
-                vec![with_tool(event, "Edit", input.clone(), None)]
-            } else {
-                tool.patch_files
-                    .iter()
-                    .map(|file| with_tool(event, file.op.claude_tool(), file.input(patch, &cwd), None))
-                    .collect()
-            }
+            tool.patch_files = patch::parse(patch);
+            patch::claude_events(event, "command", patch, &tool.patch_files, &event.cwd().unwrap_or_default())
         }
         "spawn_agent" => {
             let mut agent = input.as_object().cloned().unwrap_or_default();
@@ -156,19 +134,45 @@ pub fn decode(event: &Event) -> Decoded {
             agent.entry("subagent_type").or_insert(kind);
             vec![with_tool(event, "Agent", Value::Object(agent), None)]
         }
-        "Bash" if event.kind() == Some(HookEvent::PostToolUse) => {
+        "Bash" => {
             // Claude Code's Bash result is an object; Codex sends the output text.
-            let response = match event.tool_response() {
-                Some(Value::String(text)) => {
+            let response = match (event.kind(), event.tool_response()) {
+                (Some(HookEvent::PostToolUse), Some(Value::String(text))) => {
                     Some(json!({"stdout": text, "stderr": "", "interrupted": false, "isImage": false}))
                 }
                 _ => None,
             };
-            vec![with_tool(event, "Bash", input.clone(), response)]
+            let bash = with_tool(event, "Bash", input.clone(), response);
+            let command = input.get("command").and_then(Value::as_str).unwrap_or_default();
+            let mut events = match shell_patch(command, &event.cwd().unwrap_or_default()) {
+                Some((dir, files)) => patch::claude_events(&bash, "command", command, &files, &dir),
+                None => Vec::new(),
+            };
+            events.insert(0, bash);
+            events
         }
         _ => vec![event.clone()],
     };
     Decoded { events, tool: Some(tool) }
+}
+
+/// The patch of a shell command that Codex applies itself rather than running (`apply_patch
+/// <<'EOF'`, after an optional `cd DIR &&`), with the folder its paths are relative to. Read as
+/// loosely as [`patch::parse`]: any command that names the tool and has a file header.
+fn shell_patch(command: &str, cwd: &Path) -> Option<(PathBuf, Vec<PatchFile>)> {
+    if !(command.contains("apply_patch") || command.contains("applypatch")) {
+        return None;
+    }
+    let files = patch::parse(command);
+    if files.is_empty() {
+        return None;
+    }
+    let dir = command
+        .trim_start()
+        .strip_prefix("cd ")
+        .and_then(|rest| rest.split_once("&&"))
+        .map(|(dir, _)| dir.trim().trim_matches(|c| c == '\'' || c == '"'));
+    Some((dir.map_or_else(|| cwd.to_path_buf(), |dir| cwd.join(dir)), files))
 }
 
 fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -> Event {
@@ -179,96 +183,6 @@ fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -
         fields.insert("tool_response".into(), response);
     }
     Event::from_fields(fields)
-}
-
-impl PatchOp {
-    fn claude_tool(self) -> &'static str {
-        match self {
-            PatchOp::Add => "Write",
-            PatchOp::Update | PatchOp::Delete => "Edit",
-        }
-    }
-}
-
-impl PatchFile {
-    /// The Claude tool input for this file: `file_path` absolute, the patch in `command`.
-    fn input(&self, patch: &str, cwd: &Path) -> Value {
-        let path = Path::new(&self.path);
-        let absolute = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-        let mut input = Map::new();
-        input.insert("file_path".into(), absolute.to_string_lossy().into_owned().into());
-        if let Some(content) = &self.content {
-            input.insert("content".into(), content.clone().into());
-        }
-        if let Some((old, new)) = &self.old_new {
-            input.insert("old_string".into(), old.clone().into());
-            input.insert("new_string".into(), new.clone().into());
-        }
-        input.insert("command".into(), patch.into());
-        Value::Object(input)
-    }
-}
-
-/// Reads the file operations of an `apply_patch` text (`*** Add File:`, `*** Update File:`,
-/// `*** Delete File:`). An update with a single hunk also gives the text it replaces and the
-/// replacement, as Claude's Edit has them.
-pub fn parse_patch(patch: &str) -> Vec<PatchFile> {
-    let mut files: Vec<PatchFile> = Vec::new();
-    let mut hunks = 0usize;
-    let (mut old, mut new) = (Vec::<&str>::new(), Vec::<&str>::new());
-    let mut added = Vec::<&str>::new();
-    let finish = |files: &mut Vec<PatchFile>, hunks: usize, old: &[&str], new: &[&str], added: &[&str]| {
-        if let Some(file) = files.last_mut() {
-            match file.op {
-                PatchOp::Add => file.content = Some(added.iter().map(|l| format!("{l}\n")).collect()),
-                PatchOp::Update if hunks <= 1 && !(old.is_empty() && new.is_empty()) => {
-                    file.old_new = Some((old.join("\n"), new.join("\n")));
-                }
-                _ => {}
-            }
-        }
-    };
-    for line in patch.lines() {
-        let header = [
-            ("*** Add File: ", PatchOp::Add),
-            ("*** Update File: ", PatchOp::Update),
-            ("*** Delete File: ", PatchOp::Delete),
-        ]
-        .into_iter()
-        .find_map(|(prefix, op)| line.strip_prefix(prefix).map(|path| (op, path.trim())));
-        if let Some((op, path)) = header {
-            finish(&mut files, hunks, &old, &new, &added);
-            (hunks, old, new, added) = (0, Vec::new(), Vec::new(), Vec::new());
-            files.push(PatchFile { op, path: path.to_string(), content: None, old_new: None });
-            continue;
-        }
-        let Some(file) = files.last() else { continue };
-        if line.starts_with("*** ") {
-            continue;
-        }
-        match file.op {
-            PatchOp::Add => {
-                if let Some(text) = line.strip_prefix('+') {
-                    added.push(text);
-                }
-            }
-            PatchOp::Update => {
-                if line.starts_with("@@") {
-                    hunks += 1;
-                } else if let Some(text) = line.strip_prefix('-') {
-                    old.push(text);
-                } else if let Some(text) = line.strip_prefix('+') {
-                    new.push(text);
-                } else if let Some(text) = line.strip_prefix(' ') {
-                    old.push(text);
-                    new.push(text);
-                }
-            }
-            PatchOp::Delete => {}
-        }
-    }
-    finish(&mut files, hunks, &old, &new, &added);
-    files
 }
 
 /// Encodes the verdict as Codex 0.169.0 honours it: exit 0 and one JSON object with only the
@@ -408,16 +322,8 @@ pub fn codex_input(updated: &Value, decoded: &Decoded) -> Result<Value, String> 
     match tool.name.as_str() {
         "Bash" => command.map(|c| json!({"command": c})).ok_or_else(|| "Bash needs a `command` string".to_string()),
         "apply_patch" => {
-            if let Some(patch) = command.filter(|c| Some(*c) != tool.input.get("command").and_then(Value::as_str)) {
-                return Ok(json!({"command": patch}));
-            }
-            match (tool.patch_files.as_slice(), updated.get("content").and_then(Value::as_str)) {
-                ([file], Some(content)) if file.op == PatchOp::Add => {
-                    let lines: String = content.lines().map(|l| format!("+{l}\n")).collect();
-                    Ok(json!({"command": format!("*** Begin Patch\n*** Add File: {}\n{lines}*** End Patch\n", file.path)}))
-                }
-                _ => Err("apply_patch takes a rewrite as a whole patch in `command`, or new `content` for a patch that adds one file".to_string()),
-            }
+            let original = tool.input.get("command").and_then(Value::as_str).unwrap_or_default();
+            patch::rewritten(updated, "command", original, &tool.patch_files).map(|patch| json!({"command": patch}))
         }
         "spawn_agent" => {
             let mut input = tool.input.as_object().cloned().unwrap_or_default();

@@ -81,6 +81,66 @@ fn an_unreadable_patch_is_still_an_edit() {
     ));
     assert_eq!(decoded.events.len(), 1);
     assert_eq!(decoded.events[0].tool_name(), Some("Edit"));
+    // Hooks still see what Codex was asked to run, and no path they could wrongly pass.
+    assert_eq!(decoded.events[0].tool_input_str("command"), Some("garbage"));
+    assert_eq!(decoded.events[0].tool_input_str("file_path"), None);
+}
+
+fn patch_event(patch: &str) -> Decoded {
+    decode(&event(
+        json!({"hook_event_name": "PreToolUse", "tool_name": "apply_patch", "tool_input": {"command": patch}, "tool_use_id": "c"}),
+    ))
+}
+
+fn files(decoded: &Decoded) -> Vec<(&str, &str)> {
+    decoded.events.iter().map(|e| (e.tool_name().unwrap_or(""), e.tool_input_str("file_path").unwrap_or(""))).collect()
+}
+
+#[test]
+fn a_move_is_checked_where_the_file_goes_and_where_it_leaves() {
+    let decoded =
+        patch_event("*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n");
+    assert_eq!(files(&decoded), [("Edit", "/p/a.txt"), ("Write", "/p/.env")]);
+    assert_eq!(decoded.events[0].tool_input_str("patch_op"), Some("move_from"));
+    assert_eq!(decoded.events[1].tool_input_str("patch_op"), Some("move_to"));
+    assert_eq!(decoded.events[0].tool_input_str("old_string"), Some("a"));
+}
+
+#[test]
+fn every_header_codex_reads_is_a_file_for_hooks() {
+    // Codex trims a hunk's first line, so an indented header still adds the file.
+    let indented = patch_event("*** Begin Patch\n  *** Add File: .env\n+SECRET=1\n*** End Patch\n");
+    assert_eq!(files(&indented), [("Write", "/p/.env")]);
+    let crlf = patch_event("*** Begin Patch\r\n*** Delete File: a b.txt\r\n*** Update File: /etc/hosts\r\n@@\r\n-x\r\n+y\r\n*** End of File\r\n*** Update File: sub/../.env\r\n*** Move to: ../out.txt\r\n@@\r\n-1\r\n+2\r\n*** End Patch\r\n");
+    assert_eq!(
+        files(&crlf),
+        [("Edit", "/p/a b.txt"), ("Edit", "/etc/hosts"), ("Edit", "/p/sub/../.env"), ("Write", "/p/../out.txt")]
+    );
+    assert_eq!(crlf.events[0].tool_input_str("patch_op"), Some("delete"));
+    assert_eq!(crlf.events[1].tool_input_str("old_string"), Some("x"));
+    assert_eq!(crlf.events[1].tool_input_str("new_string"), Some("y"));
+    // A heredoc around the patch, as Codex also accepts.
+    let heredoc = patch_event("<<'EOF'\n*** Begin Patch\n*** Add File: x.txt\n+x\n*** End Patch\nEOF\n");
+    assert_eq!(files(&heredoc), [("Write", "/p/x.txt")]);
+}
+
+#[test]
+fn a_patch_codex_applies_from_the_shell_is_seen_as_one_too() {
+    // Codex 0.169.0 runs `apply_patch <<'EOF'` itself, with or without `cd DIR &&` in front,
+    // and its hooks see only Bash.
+    let pre = |command: &str| {
+        decode(&event(
+            json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "c"}),
+        ))
+    };
+    let heredoc = "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: c.txt\n*** Move to: ../.env\n@@\n-c\n+d\n*** End Patch\nEOF\n";
+    let decoded = pre(heredoc);
+    assert_eq!(files(&decoded), [("Bash", ""), ("Edit", "/p/sub/c.txt"), ("Write", "/p/sub/../.env")]);
+    assert_eq!(decoded.events[0].tool_input_str("command"), Some(heredoc));
+    let quoted = pre("cd 'my dir' && applypatch <<EOF\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF");
+    assert_eq!(files(&quoted), [("Bash", ""), ("Edit", "/p/my dir/x")]);
+    // Any other command is Bash alone.
+    assert_eq!(files(&pre("echo '*** Add File: x'")), [("Bash", "")]);
 }
 
 #[test]

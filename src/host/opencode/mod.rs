@@ -18,12 +18,17 @@
 //! | `session.compacted` | PostCompact |
 //! | `session.deleted` | SessionEnd |
 //!
+//! OpenCode's `apply_patch` (its edit tool for GPT models, `{patchText}`) is one Claude `Write` or
+//! `Edit` per file the patch changes, as [`super::patch`] maps them for Codex too, with the patch
+//! in `patch_text`; the hooks of every file run and any deny blocks the whole call.
+//!
 //! OpenCode keeps no transcript a hook could read, and older OpenCode versions call
 //! `tool.execute.after` without the arguments: hookmux records a transcript per session and
 //! caches each call's input (the `transcript` built-ins) so that `transcript_path` and
 //! PostToolUse's `tool_input` are real.
 
 use super::answer::Unhonoured;
+use super::patch;
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{ContextPiece, Permission};
 use crate::protocol::Encoded;
@@ -387,6 +392,25 @@ pub fn decode(plugin: &PluginEvent, world: &World) -> Result<Event, String> {
     Ok(super::transcript::record_transcript(event, world))
 }
 
+/// OpenCode's tool for a patch (given to GPT models instead of edit and write), its argument, and
+/// the argument's name in the Claude inputs hooks see.
+const PATCH_TOOL: &str = "apply_patch";
+const PATCH_ARG: &str = "patchText";
+const PATCH_FIELD: &str = "patch_text";
+
+/// The Claude events for a plugin event: [`decode`]'s one, or one per file for an `apply_patch`
+/// call (see [`super::patch`]), so that the hooks of `Edit|Write` see every file it changes.
+pub fn decode_events(plugin: &PluginEvent, world: &World) -> Result<Vec<Event>, String> {
+    let event = decode(plugin, world)?;
+    if event.tool_name() != Some(PATCH_TOOL) || plugin.input.get("tool").and_then(Value::as_str) != Some(PATCH_TOOL) {
+        return Ok(vec![event]);
+    }
+    let patch =
+        event.get("tool_input").and_then(|input| input.get(PATCH_ARG)).and_then(Value::as_str).unwrap_or_default();
+    let cwd = event.cwd().unwrap_or_default();
+    Ok(patch::claude_events(&event, PATCH_FIELD, patch, &patch::parse(patch), &cwd))
+}
+
 fn session_id(plugin: &PluginEvent) -> Option<String> {
     let input = &plugin.input;
     input
@@ -470,13 +494,13 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
             ))
         }
     };
-    let event = match decode(&plugin, world) {
-        Ok(event) => event,
+    let events = match decode_events(&plugin, world) {
+        Ok(events) => events,
         Err(why) => {
             return Encoded { stdout: "{}\n".into(), stderr: format!("hookmux dispatch: {why}\n"), exit_code: 0 }
         }
     };
-    match dispatch::dispatch(std::slice::from_ref(&event), world, options) {
+    match dispatch::dispatch(&events, world, options) {
         Ok(verdict) => {
             let answer = encode(&verdict, &plugin);
             let stdout = format!("{}\n", serde_json::to_string(&answer).unwrap_or_else(|_| "{}".into()));
@@ -541,7 +565,10 @@ pub fn encode(verdict: &Verdict, plugin: &PluginEvent) -> PluginAnswer {
                     if let Some(updated) = &combined.updated_input {
                         let tool = plugin.input.get("tool").and_then(Value::as_str).unwrap_or_default();
                         let original = plugin.output.get("args").cloned().unwrap_or(Value::Null);
-                        answer.args = Some(opencode_args(tool, updated, &original));
+                        match rewritten_args(tool, updated, &original) {
+                            Ok(args) => answer.args = Some(args),
+                            Err(why) => own_message = Some(Unhonoured::UpdatedInput { why }.to_string()),
+                        }
                     }
                 }
             }
@@ -621,6 +648,19 @@ pub fn encode(verdict: &Verdict, plugin: &PluginEvent) -> PluginAnswer {
         .collect();
     answer.system_message = (!messages.is_empty()).then(|| messages.join("\n"));
     answer
+}
+
+/// A hook's `updatedInput` as the OpenCode tool's arguments. A patch's hooks saw one file each,
+/// so their rewrite goes back only as a whole patch (see [`patch::rewritten`]).
+fn rewritten_args(tool: &str, updated: &Value, original: &Value) -> Result<Value, String> {
+    if tool != PATCH_TOOL {
+        return Ok(opencode_args(tool, updated, original));
+    }
+    let patch = original.get(PATCH_ARG).and_then(Value::as_str).unwrap_or_default();
+    let rewritten = patch::rewritten(updated, PATCH_FIELD, patch, &patch::parse(patch))?;
+    let mut args = original.as_object().cloned().unwrap_or_default();
+    args.insert(PATCH_ARG.into(), rewritten.into());
+    Ok(Value::Object(args))
 }
 
 fn joined(pieces: &[ContextPiece]) -> String {

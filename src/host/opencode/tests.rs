@@ -253,6 +253,59 @@ fn pre_tool_use_answers() {
     assert_eq!(serde_json::to_value(&nothing).unwrap(), json!({"hookEventName": "PreToolUse"}));
 }
 
+fn patch_before(patch: &str) -> Value {
+    json!({"hook": "tool.execute.before", "directory": "/proj", "input": {"tool": "apply_patch", "sessionID": "s", "callID": "c"},
+        "output": {"args": {"patchText": patch}}})
+}
+
+#[test]
+fn a_patch_rewrite_goes_back_whole_or_is_told_to_the_user() {
+    let rewrite = |updated: Value, patch: &str| {
+        let combined = Combined { updated_input: Some(updated), ..Combined::default() };
+        answer(HookEvent::PreToolUse, combined, patch_before(patch))
+    };
+    let add = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n";
+    let out = rewrite(json!({"file_path": "/proj/a.txt", "content": "b\n", "patch_text": add}), add);
+    assert_eq!(out.args, Some(json!({"patchText": "*** Begin Patch\n*** Add File: a.txt\n+b\n*** End Patch\n"})));
+    let whole = "*** Begin Patch\n*** Delete File: z.txt\n*** End Patch\n";
+    assert_eq!(rewrite(json!({"patch_text": whole}), add).args, Some(json!({"patchText": whole})));
+    // One file's new strings cannot be put back into a patch of two: the call runs as it was,
+    // and the user hears why.
+    let two = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Update File: b.txt\n@@\n-x\n+y\n*** End Patch\n";
+    let out =
+        rewrite(json!({"file_path": "/proj/b.txt", "old_string": "x", "new_string": "z", "patch_text": two}), two);
+    assert_eq!(out.args, None);
+    assert!(out.system_message.unwrap().contains("updatedInput was not applied"));
+}
+
+#[test]
+fn a_patch_is_one_claude_call_per_file_before_and_after() {
+    let state = tempfile::tempdir().unwrap();
+    let world = world(state.path());
+    let patch = "*** Begin Patch\n*** Delete File: old.txt\n*** Update File: a.txt\n@@\n-x\n+y\n*** End Patch";
+    let before = decode_events(&plugin(patch_before(patch)), &world).unwrap();
+    let files: Vec<(Option<&str>, Option<&str>)> =
+        before.iter().map(|e| (e.tool_name(), e.tool_input_str("file_path"))).collect();
+    assert_eq!(files, [(Some("Edit"), Some("/proj/old.txt")), (Some("Edit"), Some("/proj/a.txt"))]);
+    assert_eq!(before[1].tool_input_str("new_string"), Some("y"));
+    // OpenCode's after-hook may come without the arguments: the cached patch is split the same way.
+    let after = decode_events(
+        &plugin(json!({"hook": "tool.execute.after", "directory": "/proj", "input": {"tool": "apply_patch", "sessionID": "s", "callID": "c"},
+            "output": {"title": "", "output": "Success. Updated the following files:\nD old.txt\nM a.txt", "metadata": {}}})),
+        &world,
+    )
+    .unwrap();
+    assert_eq!(after.iter().map(|e| e.name()).collect::<Vec<_>>(), [Some("PostToolUse"), Some("PostToolUse")]);
+    assert_eq!(after[0].tool_input_str("patch_op"), Some("delete"));
+    // A patch that names no file changes none in OpenCode either; hooks still see the call.
+    let garbage = decode_events(&plugin(patch_before("not a patch")), &world).unwrap();
+    assert_eq!(garbage.len(), 1);
+    assert_eq!((garbage[0].tool_name(), garbage[0].tool_input_str("patch_text")), (Some("Edit"), Some("not a patch")));
+    // Any other tool is decode's one event.
+    let bash = decode_events(&plugin(bash_before()), &world).unwrap();
+    assert_eq!(bash.len(), 1);
+}
+
 #[test]
 fn post_tool_use_answers() {
     let after = json!({"hook": "tool.execute.after", "input": {"tool": "bash", "sessionID": "s", "callID": "c"}});
