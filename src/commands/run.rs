@@ -21,7 +21,7 @@ pub fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
         eprintln!("hookmux: no handler named `{name}`; the handlers are: {known} (see `hookmux handlers`)");
         return ExitCode::from(1);
     };
-    let event = Event::parse(&super::read_stdin());
+    let event = Event::parse_bytes(super::read_stdin());
     if let (Some(error), false) = (event.parse_error(), event.raw().trim().is_empty()) {
         eprintln!("hookmux: {error}; `{name}` sees an empty event");
     }

@@ -12,8 +12,8 @@ use hookmux_sdk::Event;
 pub use encode::encode_combined;
 
 /// `hookmux dispatch` (`--host claude`): one event in, one answer out.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let event = Event::parse(stdin);
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    let event = Event::parse_bytes(stdin);
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error);
     }

@@ -73,8 +73,8 @@ pub enum PatchOp {
 }
 
 /// `hookmux dispatch --host codex`.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let event = Event::parse(stdin);
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    let event = Event::parse_bytes(stdin);
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error);
     }
@@ -148,7 +148,7 @@ fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -
     if let Some(response) = response {
         fields.insert("tool_response".into(), response);
     }
-    Event::from_fields(fields)
+    event.with_fields(fields)
 }
 
 impl PatchOp {

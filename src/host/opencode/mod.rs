@@ -461,8 +461,8 @@ fn cached_input(world: &World, session: &str, call: &str) -> Option<Value> {
 
 /// `hookmux dispatch --host opencode`: always one JSON object on stdout and exit 0, so that the
 /// plugin has one thing to read; dispatch's own trouble goes to `systemMessage` and stderr.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let plugin: PluginEvent = match serde_json::from_str(stdin) {
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    let plugin: PluginEvent = match serde_json::from_slice(&stdin) {
         Ok(plugin) => plugin,
         Err(err) => {
             return answer_with_error(format!(

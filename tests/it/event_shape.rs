@@ -1,0 +1,119 @@
+//! Every event the host can send reaches the hooks, whatever its size or depth: the model
+//! controls the tool input, and a deny hook skipped because of the input's shape is a guard
+//! the model can get past.
+
+use crate::common;
+
+use common::Hookmux;
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// A project whose PreToolUse hooks are protect-paths and a command hook that keeps its stdin.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Write|Bash", "hooks": [
+        {"type": "command", "command": "hookmux run protect-paths"},
+        {"type": "command", "command": "cat > \"$DUMP/stdin\""}
+    ]}]}});
+    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
+    dir
+}
+
+fn dispatch(dir: &Path, host: &str, stdin: Vec<u8>) -> common::Output {
+    Hookmux::new(["dispatch", "--host", host])
+        .env("HOME", dir)
+        .env("XDG_STATE_HOME", dir.join("state"))
+        .env("TMPDIR", dir)
+        .env("DUMP", dir)
+        .env("CLAUDE_PROJECT_DIR", dir)
+        .cwd(dir)
+        .stdin(stdin)
+        .run()
+}
+
+/// A Write of the project's `.env` as Claude Code sends it, with `extra` inside the tool input
+/// (an MCP call carries any JSON there).
+fn write_env(dir: &Path, content: &str, extra: &str) -> Vec<u8> {
+    let head = json!({
+        "session_id": "s1",
+        "transcript_path": "",
+        "cwd": dir,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+    })
+    .to_string();
+    let path = Value::from(dir.join(".env").to_str().unwrap()).to_string();
+    let content = Value::from(content).to_string();
+    let mut event = Vec::with_capacity(head.len() + content.len() + extra.len() + 100);
+    event.extend_from_slice(&head.as_bytes()[..head.len() - 1]);
+    event.extend_from_slice(br#","tool_input":{"file_path":"#);
+    event.extend_from_slice(path.as_bytes());
+    event.extend_from_slice(br#","content":"#);
+    event.extend_from_slice(content.as_bytes());
+    event.extend_from_slice(br#","extra":"#);
+    event.extend_from_slice(extra.as_bytes());
+    event.extend_from_slice(br#"},"tool_use_id":"t1"}"#);
+    event
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+fn assert_denied(output: &common::Output) {
+    assert_eq!(output.code, Some(0), "{}", output.stderr);
+    let answer = output.json();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer} {}", output.stderr);
+    assert!(answer["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap().contains("`.env`"));
+}
+
+/// What the command hook got on stdin.
+fn seen(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("stdin")).unwrap_or_default()
+}
+
+#[test]
+fn an_event_over_64_mib_reaches_every_hook() {
+    let dir = project();
+    let event = write_env(dir.path(), &"x".repeat(65 << 20), "null");
+    let output = dispatch(dir.path(), "claude", event.clone());
+    assert_denied(&output);
+    assert!(seen(dir.path()) == event, "the command hook gets the host's bytes unchanged");
+}
+
+#[test]
+fn a_tool_input_nested_past_serde_jsons_limit_reaches_every_hook() {
+    for depth in [126, 100_000] {
+        let dir = project();
+        let event = write_env(dir.path(), "SECRET=1", &nested(depth));
+        let output = dispatch(dir.path(), "claude", event.clone());
+        assert_denied(&output);
+        assert!(seen(dir.path()) == event, "depth {depth}: the command hook gets the host's bytes unchanged");
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_reach_command_hooks_unchanged() {
+    let dir = project();
+    let mut event = write_env(dir.path(), "SECRET=", "null");
+    let at = event.windows(7).position(|w| w == b"SECRET=").unwrap() + 7;
+    event.splice(at..at, [0xff, 0xfe]);
+    let output = dispatch(dir.path(), "claude", event.clone());
+    assert_denied(&output);
+    assert!(seen(dir.path()) == event);
+}
+
+#[test]
+fn under_codex_a_deep_tool_input_reaches_the_hooks_translated() {
+    let dir = project();
+    let mut event: Value =
+        serde_json::from_str(&common::event_text("events/codex/PreToolUse-Bash.json", dir.path())).unwrap();
+    event["tool_input"]["extra"] = json!("DEEP");
+    let text = event.to_string().replace("\"DEEP\"", &nested(100_000));
+    let output = dispatch(dir.path(), "codex", text.clone().into_bytes());
+    assert_eq!(output.code, Some(0), "{}", output.stderr);
+    let seen = String::from_utf8(seen(dir.path())).unwrap();
+    assert!(seen.contains(&format!("\"extra\":{}", nested(100_000))), "{}", &seen[..seen.len().min(500)]);
+}
