@@ -138,7 +138,8 @@ pub const FIELD_DEPTH: usize = 64;
 ///
 /// `Event` never fails to exist: a payload that is not a JSON object (or not JSON at all) is kept
 /// as raw text with [`Event::parse_error`] set, and every accessor then reads `None`. Handlers
-/// decide what a malformed event means for them, which is almost always "do nothing".
+/// decide what a malformed event means for them, which is almost always "do nothing" (a guard
+/// says otherwise: see [`Handler::guards`](crate::Handler::guards)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
     /// The payload as text; bytes that are not UTF-8 read as U+FFFD here.

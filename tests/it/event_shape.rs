@@ -117,3 +117,42 @@ fn under_codex_a_deep_tool_input_reaches_the_hooks_translated() {
     let seen = String::from_utf8(seen(dir.path())).unwrap();
     assert!(seen.contains(&format!("\"extra\":{}", nested(100_000))), "{}", &seen[..seen.len().min(500)]);
 }
+
+#[test]
+fn an_event_that_cannot_be_read_is_denied_by_the_guards_and_runs_nothing_else() {
+    let dir = project();
+    let event = write_env(dir.path(), "SECRET=1", "null");
+    // Cut off: no hook can know which tool this is, or which file.
+    let truncated = event[..event.len() / 2].to_vec();
+    let output = dispatch(dir.path(), "claude", truncated);
+    assert_eq!(output.code, Some(2), "a block whatever the event: {output:?}");
+    assert!(output.stderr.contains("could not be read") && output.stderr.contains("protect-paths"), "{}", output.stderr);
+    assert!(!dir.path().join("stdin").exists(), "the command hook did not run");
+    assert!(output.stderr.contains("1 hook was skipped"), "the skipped hook is told: {}", output.stderr);
+}
+
+#[test]
+fn an_event_that_cannot_be_read_without_guards_blocks_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "cat > \"$DUMP/stdin\""}
+    ]}]}});
+    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
+    let output = dispatch(dir.path(), "claude", b"{\"hook_event_name\":\"PreTo".to_vec());
+    assert_eq!(output.code, Some(0), "{output:?}");
+    assert!(output.stderr.contains("could not be read") && output.stderr.contains("1 hook"), "{}", output.stderr);
+    assert!(!dir.path().join("stdin").exists());
+}
+
+#[test]
+fn under_opencode_an_event_that_cannot_be_read_is_blocked_by_the_guards() {
+    let dir = project();
+    let output = dispatch(dir.path(), "opencode", br#"{"hook":"tool.execute.before","input":{"tool":"wri"#.to_vec());
+    assert_eq!(output.code, Some(0), "the plugin reads JSON: {output:?}");
+    let answer = output.json();
+    let block = answer["block"].as_str().unwrap_or_default();
+    assert!(block.contains("could not be read") && block.contains("`protect-paths` denies"), "{answer}");
+    assert!(answer["systemMessage"].as_str().unwrap_or_default().contains("its 1 hook was skipped"), "{answer}");
+    assert!(!dir.path().join("stdin").exists());
+}

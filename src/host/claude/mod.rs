@@ -15,7 +15,7 @@ pub use encode::encode_combined;
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse_bytes(stdin);
     if let Some(error) = event.parse_error() {
-        return super::answer::unreadable(error);
+        return super::answer::unreadable(error, world, options);
     }
     answer(dispatch::dispatch(std::slice::from_ref(&event), world, options))
 }

@@ -76,7 +76,7 @@ pub enum PatchOp {
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse_bytes(stdin);
     if let Some(error) = event.parse_error() {
-        return super::answer::unreadable(error);
+        return super::answer::unreadable(error, world, options);
     }
     let event = with_transcript(event, world);
     let decoded = decode(&event);

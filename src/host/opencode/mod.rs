@@ -465,9 +465,9 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     let plugin: PluginEvent = match serde_json::from_slice(&stdin) {
         Ok(plugin) => plugin,
         Err(err) => {
-            return answer_with_error(format!(
-                "hookmux dispatch: the OpenCode event is not valid JSON of the plugin's shape ({err}); no hooks ran"
-            ))
+            let error = format!("the OpenCode event is not valid JSON of the plugin's shape: {err}");
+            let unread = super::answer::unread(&error, world, options);
+            return answer_unread(unread);
         }
     };
     let event = match decode(&plugin, world) {
@@ -489,11 +489,14 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     }
 }
 
-fn answer_with_error(message: String) -> Encoded {
-    let answer = PluginAnswer { system_message: Some(message.clone()), ..PluginAnswer::default() };
+/// A guard's denial of an event that cannot be read is a block, whatever the hook: the plugin
+/// throws it.
+fn answer_unread(unread: super::answer::Unread) -> Encoded {
+    let lines: String = unread.notice.iter().chain(&unread.deny).map(|line| format!("{line}\n")).collect();
+    let answer = PluginAnswer { block: unread.deny, system_message: unread.notice, ..PluginAnswer::default() };
     Encoded {
         stdout: format!("{}\n", serde_json::to_string(&answer).unwrap_or_else(|_| "{}".into())),
-        stderr: format!("{message}\n"),
+        stderr: lines,
         exit_code: 0,
     }
 }
