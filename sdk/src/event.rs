@@ -209,11 +209,29 @@ impl Event {
     /// An event built from fields taken from this one (a host adapter's translation): values too
     /// deep for the fields that are still where they were read come back into its JSON.
     pub fn with_fields(&self, fields: Map<String, Value>) -> Event {
+        self.translated(fields, &[("", "")])
+    }
+
+    /// An event built from fields taken from this one, some of them moved: `moves` are JSON
+    /// pointers, each `(from, to)` taking a value too deep for the fields from under `from` in
+    /// this event to under `to` in the new one (OpenCode's `/output/args` is Claude's
+    /// `/tool_input`). Deep values under no `from` are left out.
+    pub fn translated(&self, fields: Map<String, Value>, moves: &[(&str, &str)]) -> Event {
         if self.deep.is_empty() {
             return Event::from_fields(fields);
         }
-        let raw = splice(&fields, &self.deep);
-        Event { raw: raw.into(), bytes: None, received: false, fields, deep: self.deep.clone(), parse_error: None }
+        let mut deep = BTreeMap::new();
+        for (pointer, text) in self.deep.iter() {
+            let moved = moves.iter().find_map(|(from, to)| {
+                let rest = pointer.strip_prefix(from)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| format!("{to}{rest}"))
+            });
+            if let Some(moved) = moved {
+                deep.insert(moved, text.clone());
+            }
+        }
+        let raw = splice(&fields, &deep);
+        Event { raw: raw.into(), bytes: None, received: false, fields, deep: Arc::new(deep), parse_error: None }
     }
 
     /// The payload as text: as received for a parsed event (with U+FFFD for bytes that are not
@@ -558,6 +576,10 @@ mod tests {
         assert_eq!(event.to_compact_json(), raw);
         let translated = event.with_fields(event.fields().clone());
         assert_eq!(translated.raw(), raw);
+        let mut fields = Map::new();
+        fields.insert("args".into(), event.fields()["tool_input"].clone());
+        let moved = event.translated(fields, &[("/tool_input", "/args")]);
+        assert_eq!(moved.raw(), format!(r#"{{"args":{{"file_path":".env","x":{deep}}}}}"#));
         assert_eq!(Event::from_fields(event.fields().clone()).raw().len() < 1000, true);
     }
 

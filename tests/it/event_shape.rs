@@ -156,3 +156,24 @@ fn under_opencode_an_event_that_cannot_be_read_is_blocked_by_the_guards() {
     assert!(answer["systemMessage"].as_str().unwrap_or_default().contains("its 1 hook was skipped"), "{answer}");
     assert!(!dir.path().join("stdin").exists());
 }
+
+#[test]
+fn under_opencode_a_deep_tool_input_reaches_the_hooks_translated() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "cat > \"$DUMP/stdin\"; echo 'no' >&2; exit 2"}
+    ]}]}});
+    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
+    let event = json!({"hook": "tool.execute.before", "directory": dir.path(), "mcp_servers": ["db"],
+        "input": {"tool": "db_query", "sessionID": "s1", "callID": "c1"},
+        "output": {"args": {"sql": "drop table users", "filter": "DEEP"}}});
+    let text = event.to_string().replace("\"DEEP\"", &nested(100_000));
+    let output = dispatch(dir.path(), "opencode", text.into_bytes());
+    assert_eq!(output.code, Some(0), "{output:?}");
+    let answer = output.json();
+    assert!(answer["block"].as_str().unwrap_or_default().contains("no"), "the hook's block holds: {answer}");
+    let seen = String::from_utf8(seen(dir.path())).unwrap();
+    assert!(seen.contains(&format!("\"filter\":{}", nested(100_000))), "{}", &seen[..seen.len().min(500)]);
+    assert!(seen.contains("\"tool_name\":\"mcp__db__query\""), "{}", &seen[..seen.len().min(500)]);
+}
