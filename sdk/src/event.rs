@@ -247,15 +247,19 @@ impl Event {
     }
 
     /// What a command hook gets on stdin: the host's bytes unchanged for an event as received;
-    /// for one built from fields (a host adapter's translation), its JSON and a newline.
-    pub fn hook_stdin(&self) -> Vec<u8> {
-        if self.received {
-            return self.raw_bytes().to_vec();
+    /// for one built from fields (a host adapter's translation), its JSON and a newline. Shared
+    /// with the event rather than copied: an event can be as large as the host can send.
+    pub fn hook_stdin(&self) -> Arc<[u8]> {
+        match (&self.bytes, self.received) {
+            (Some(bytes), true) => bytes.clone(),
+            (None, true) => Arc::<[u8]>::from(self.raw.clone()),
+            (_, false) => {
+                let mut stdin = Vec::with_capacity(self.raw.len() + 1);
+                stdin.extend_from_slice(self.raw.as_bytes());
+                stdin.push(b'\n');
+                stdin.into()
+            }
         }
-        let mut stdin = Vec::with_capacity(self.raw.len() + 1);
-        stdin.extend_from_slice(self.raw.as_bytes());
-        stdin.push(b'\n');
-        stdin
     }
 
     /// Why the payload could not be read as a JSON object, if it could not.

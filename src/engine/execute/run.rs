@@ -63,7 +63,7 @@ impl RunContext {
         }
         env.set(DISPATCH_CHAIN, chain);
         let stdin = event.hook_stdin();
-        RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry }
+        RunContext { event, stdin, env: Arc::new(env), cwd, project_root, http, dry }
     }
 }
 
