@@ -179,9 +179,16 @@ impl Event {
         let parsed = if raw.trim().is_empty() {
             Err("the event is empty".to_string())
         } else {
-            let mut reader = serde_json::Deserializer::from_str(&raw);
-            let seed = Shallow { depth: 0, pointer: &mut String::new(), deep: &mut deep };
-            match seed.deserialize(&mut reader).and_then(|value| reader.end().map(|()| value)) {
+            let mut read = read_shallow(&raw, &mut deep);
+            if read.is_err() {
+                // A string holding half a surrogate pair is valid JSON (JavaScript writes one as
+                // `\ud800`) that serde_json will not read: the fields get U+FFFD in its place.
+                if let Some(text) = without_lone_surrogates(&raw) {
+                    deep.clear();
+                    read = read_shallow(&text, &mut deep);
+                }
+            }
+            match read {
                 Ok(Value::Object(fields)) => Ok(fields),
                 Ok(other) => Err(format!("the event is a JSON {}, not an object", json_kind(&other))),
                 Err(err) => Err(format!("the event is not valid JSON: {err}")),
@@ -394,6 +401,49 @@ pub fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+fn read_shallow(text: &str, deep: &mut BTreeMap<String, String>) -> serde_json::Result<Value> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let seed = Shallow { depth: 0, pointer: &mut String::new(), deep };
+    let value = seed.deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(value)
+}
+
+/// `text` with every `\u` escape of a lone surrogate made `\ufffd`, or `None` when it has none.
+fn without_lone_surrogates(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| {
+        let hex = bytes.get(at..at + 6).filter(|e| e.starts_with(b"\\u"))?;
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let mut lone = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        match unit(at) {
+            Some(0xD800..=0xDBFF) if matches!(unit(at + 6), Some(0xDC00..=0xDFFF)) => at += 12,
+            Some(0xD800..=0xDFFF) => {
+                lone.push(at);
+                at += 6;
+            }
+            Some(_) => at += 6,
+            // Any other escape is two characters: `\\` must not start one with its second.
+            None => at += 2,
+        }
+    }
+    if lone.is_empty() {
+        return None;
+    }
+    let mut fixed = text.as_bytes().to_vec();
+    for at in lone {
+        fixed[at..at + 6].copy_from_slice(b"\\ufffd");
+    }
+    String::from_utf8(fixed).ok()
+}
+
 /// Reads a JSON value as a [`Value`] down to [`FIELD_DEPTH`], and below that as the text it is:
 /// serde_json skips over a value it keeps as text without recursing, so depth costs no stack.
 struct Shallow<'a> {
@@ -585,6 +635,14 @@ mod tests {
         let moved = event.translated(fields, &[("/tool_input", "/args")]);
         assert_eq!(moved.raw(), format!(r#"{{"args":{{"file_path":".env","x":{deep}}}}}"#));
         assert_eq!(Event::from_fields(event.fields().clone()).raw().len() < 1000, true);
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_replacement_characters() {
+        let event = Event::parse(r#"{"prompt":"a\ud800b\\ud800\ud83d\ude00\udc00"}"#);
+        assert_eq!(event.parse_error(), None);
+        assert_eq!(event.prompt(), Some("a\u{fffd}b\\ud800\u{1f600}\u{fffd}"));
+        assert_eq!(without_lone_surrogates(r#"{"a":"\\ud800"}"#), None);
     }
 
     #[test]

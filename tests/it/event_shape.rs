@@ -177,3 +177,17 @@ fn under_opencode_a_deep_tool_input_reaches_the_hooks_translated() {
     assert!(seen.contains(&format!("\"filter\":{}", nested(100_000))), "{}", &seen[..seen.len().min(500)]);
     assert!(seen.contains("\"tool_name\":\"mcp__db__query\""), "{}", &seen[..seen.len().min(500)]);
 }
+
+#[test]
+fn a_lone_surrogate_escape_reaches_every_hook() {
+    // JSON.stringify writes a string holding half a surrogate pair as a `\ud800` escape: valid
+    // JSON, which serde_json refuses to read into a string.
+    let dir = project();
+    let event = write_env(dir.path(), "SECRET=", "null");
+    let at = event.windows(7).position(|w| w == b"SECRET=").unwrap() + 7;
+    let mut event = event;
+    event.splice(at..at, *br"\ud800 and \udc00 but not \\ud800, \ud83d\ude00");
+    let output = dispatch(dir.path(), "claude", event.clone());
+    assert_denied(&output);
+    assert!(seen(dir.path()) == event, "the command hook gets the host's bytes unchanged");
+}
