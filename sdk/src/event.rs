@@ -634,7 +634,8 @@ mod tests {
         fields.insert("args".into(), event.fields()["tool_input"].clone());
         let moved = event.translated(fields, &[("/tool_input", "/args")]);
         assert_eq!(moved.raw(), format!(r#"{{"args":{{"file_path":".env","x":{deep}}}}}"#));
-        assert_eq!(Event::from_fields(event.fields().clone()).raw().len() < 1000, true);
+        // Built from the fields alone, the deep value is the null it reads as.
+        assert!(Event::from_fields(event.fields().clone()).raw().len() < 1000);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::settings::SettingsFile;
+use crate::engine::config::settings::{HookKind, Scope};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
@@ -18,7 +19,6 @@ use crate::engine::select::builtin;
 use crate::engine::select::plan::{self, Gate, Plan, PlanOptions};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
-use crate::engine::config::settings::{HookKind, Scope};
 use hookmux_sdk::{Env, Event, HookEvent, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -370,8 +370,10 @@ pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
             Gate::ManagedOnly { .. } => file.scope == Scope::Managed,
             Gate::Nothing { .. } => false,
         };
-        let specs =
-            file.hooks.iter().flat_map(|(event, groups)| groups.iter().flat_map(|g| &g.hooks).map(move |s| (*event, s)));
+        let specs = file
+            .hooks
+            .iter()
+            .flat_map(|(event, groups)| groups.iter().flat_map(|g| &g.hooks).map(move |s| (*event, s)));
         for (event, spec) in specs.filter(|_| allowed) {
             let key = (event, plan::dedup_key(spec));
             if seen.contains(&key) {

@@ -126,7 +126,11 @@ fn an_event_that_cannot_be_read_is_denied_by_the_guards_and_runs_nothing_else() 
     let truncated = event[..event.len() / 2].to_vec();
     let output = dispatch(dir.path(), "claude", truncated);
     assert_eq!(output.code, Some(2), "a block whatever the event: {output:?}");
-    assert!(output.stderr.contains("could not be read") && output.stderr.contains("protect-paths"), "{}", output.stderr);
+    assert!(
+        output.stderr.contains("could not be read") && output.stderr.contains("protect-paths"),
+        "{}",
+        output.stderr
+    );
     assert!(!dir.path().join("stdin").exists(), "the command hook did not run");
     assert!(output.stderr.contains("1 hook was skipped"), "the skipped hook is told: {}", output.stderr);
 }
