@@ -356,6 +356,23 @@ pub struct Unreadable {
     pub skipped: usize,
 }
 
+impl Unreadable {
+    /// The guards' reason for denying an event that cannot be read (`error` says why), or `None`
+    /// when there are no guards.
+    pub fn denial(&self, error: &str) -> Option<String> {
+        let guards: Vec<String> = self.guards.iter().map(|name| format!("`{name}`")).collect();
+        let deny = match guards.as_slice() {
+            [] => return None,
+            [one] => format!("{one} denies"),
+            many => format!("{} deny", many.join(", ")),
+        };
+        Some(format!(
+            "hookmux: the event could not be read ({error}), so {deny} it: a guard cannot approve what it \
+             cannot read. Retry; if it persists, the host sent an event that is not JSON."
+        ))
+    }
+}
+
 /// What the settings would have run for an event that cannot be read.
 pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
     let setup = Setup::discover(&Event::from_fields(serde_json::Map::new()), world, options);

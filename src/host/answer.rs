@@ -70,18 +70,9 @@ pub struct Unread {
 pub fn unread(error: &str, world: &World, options: &DispatchOptions) -> Unread {
     let found = dispatch::unreadable(world, options);
     let notice = Notice::Unreadable { error: error.to_string(), skipped: found.skipped }.to_string();
-    let guards: Vec<String> = found.guards.iter().map(|name| format!("`{name}`")).collect();
-    let deny = match guards.as_slice() {
-        [] => return Unread { notice: Some(notice), deny: None },
-        [one] => format!("{one} denies"),
-        many => format!("{} deny", many.join(", ")),
-    };
-    Unread {
-        notice: (found.skipped > 0).then_some(notice),
-        deny: Some(format!(
-            "hookmux: the event could not be read ({error}), so {deny} it: a guard cannot approve what it \
-             cannot read. Retry; if it persists, the host sent an event that is not JSON."
-        )),
+    match found.denial(error) {
+        None => Unread { notice: Some(notice), deny: None },
+        deny => Unread { notice: (found.skipped > 0).then_some(notice), deny },
     }
 }
 
