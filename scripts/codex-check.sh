@@ -20,9 +20,13 @@ cd "$root"
 cargo build --release --locked --quiet
 export CODEX_BIN=${CODEX_BIN:-$("$harness/install-codex.sh")}
 bin=$root/target/release/hookmux
+# The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
+# (a project's own Claude settings run under this host only once it is trusted).
+trusted=$(mktemp -d)
+export TMPDIR=$trusted HOOKMUX_TRUST=$trusted
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$trusted"' EXIT
 mkdir -p "$work/home/project"
 git -C "$work/home/project" init -q
 (cd "$work/home/project" && HOME=$work/home CODEX_HOME=$work/home/.codex "$bin" install codex --trust)

@@ -18,10 +18,15 @@ cd "$root"
 cargo build --release --locked --quiet
 export OPENCODE_BIN=${OPENCODE_BIN:-$("$harness/install-opencode.sh")}
 export HOOKMUX_BIN=$root/target/release/hookmux
+# The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
+# (a project's own Claude settings run under this host only once it is trusted).
+trusted=$(mktemp -d)
+export TMPDIR=$trusted HOOKMUX_TRUST=$trusted
 scenarios=("$@")
 if [[ ${#scenarios[@]} -eq 0 ]]; then
   for dir in fixtures/conformance/claude-code-2.1.328/*/; do
     [[ $(basename "$dir") == failure-context ]] || scenarios+=("$dir")
   done
 fi
-exec python3 "$harness/oc_compare.py" integrations/opencode/hookmux.js "${scenarios[@]}"
+trap 'rm -rf "$trusted"' EXIT
+python3 "$harness/oc_compare.py" integrations/opencode/hookmux.js "${scenarios[@]}"

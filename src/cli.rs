@@ -153,6 +153,20 @@ enum Command {
         #[command(subcommand)]
         host: UninstallHost,
     },
+    /// Trust a project's own hooks under hosts that do not ask first (Codex, OpenCode): a cloned
+    /// repository's `.claude` settings run there only once you trust it.
+    Trust {
+        /// The project folder (default: $CLAUDE_PROJECT_DIR, else the current folder); a trusted
+        /// folder covers the folders below it.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+        /// List the trusted folders.
+        #[arg(long, conflicts_with_all = ["revoke", "dir"])]
+        list: bool,
+        /// Stop trusting the folder.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// List the built-in handlers, or show one with its options and a settings snippet.
     Handlers {
         /// Print JSON instead of a table.
@@ -179,7 +193,7 @@ pub fn main() -> ExitCode {
         return if command == "dispatch" {
             match parse::<DispatchOnly>(argv) {
                 Ok(DispatchOnly { args: DispatchArgs { settings, installed, host } }) => {
-                    commands::dispatch::run(DispatchOptions { settings, installed }, host)
+                    commands::dispatch::run(DispatchOptions { settings, installed, ..DispatchOptions::default() }, host)
                 }
                 Err(code) => code,
             }
@@ -197,8 +211,11 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(RunArgs { dry_run, name, args }) => Ok(commands::run::run(&name, &args, dry_run)),
         Command::Handlers { json, name } => commands::handlers::run(name.as_deref(), json),
+        Command::Trust { list: true, .. } => commands::trust::run(commands::trust::Action::List),
+        Command::Trust { dir, revoke: true, .. } => commands::trust::run(commands::trust::Action::Revoke(dir)),
+        Command::Trust { dir, .. } => commands::trust::run(commands::trust::Action::Add(dir)),
         Command::Dispatch(DispatchArgs { settings, installed, host }) => {
-            Ok(commands::dispatch::run(DispatchOptions { settings, installed }, host))
+            Ok(commands::dispatch::run(DispatchOptions { settings, installed, ..DispatchOptions::default() }, host))
         }
         Command::DryRun { settings, exec, json, fixtures } => commands::dry_run::run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => commands::list::run(settings, json),

@@ -194,6 +194,7 @@ fn text_report(
         let (mark, why) = match &group.verdict {
             Verdict::Matched => (styled("match", GREEN), String::new()),
             Verdict::NotMatched(why) => (styled("no match", RED), why.clone()),
+            Verdict::Unchecked(why) => (styled("unchecked", YELLOW), why.clone()),
         };
         let matcher = group.group.matcher.clone().unwrap_or_else(|| "(none)".to_string());
         table.row(vec![
@@ -300,11 +301,15 @@ fn json_report(fixture: &Fixture, sources: &Sources, plan: &Plan<'_>, exec: Opti
         .groups
         .iter()
         .map(|g| {
-            json!({
+            let mut group = json!({
                 "scope": g.file.scope.as_str(), "file": g.file.path, "json_path": g.group.path.to_string(),
                 "matcher": g.group.matcher, "matched": g.verdict.is_match(),
-                "why_not": match &g.verdict { Verdict::NotMatched(why) => Some(why), Verdict::Matched => None },
-            })
+                "why_not": match &g.verdict { Verdict::NotMatched(why) => Some(why), _ => None },
+            });
+            if let Verdict::Unchecked(why) = &g.verdict {
+                group["unchecked"] = json!(why);
+            }
+            group
         })
         .collect();
     let handlers: Vec<Value> = plan

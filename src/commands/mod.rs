@@ -8,6 +8,7 @@ pub mod install;
 pub mod list;
 pub mod render;
 pub mod run;
+pub mod trust;
 pub mod validate;
 
 use crate::engine::config::sources::{self, Discovery, Sources};

@@ -110,6 +110,7 @@ pub(crate) fn state_text(file: &SettingsFile) -> (String, Style) {
         FileState::Loaded => plain(format!("{} kept", handlers(file.kept))),
         FileState::Unreadable(why) => styled(format!("unreadable: {why}"), RED),
         FileState::Invalid(why) => styled(format!("invalid: {why}"), RED),
+        FileState::Untrusted => styled("not read: the project is not trusted (`hookmux trust`)", YELLOW),
     }
 }
 
@@ -127,6 +128,7 @@ pub(crate) fn state_json(file: &SettingsFile) -> Value {
         FileState::Loaded => ("read", None),
         FileState::Unreadable(why) => ("unreadable", Some(why.clone())),
         FileState::Invalid(why) => ("invalid", Some(why.clone())),
+        FileState::Untrusted => ("untrusted", None),
     };
     let mut value = json!({
         "scope": file.scope.as_str(),

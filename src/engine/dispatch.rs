@@ -10,6 +10,7 @@ use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::settings::SettingsFile;
 use crate::engine::config::settings::{HookKind, Scope};
 use crate::engine::config::sources::{self, Discovery, Sources};
+use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
@@ -34,6 +35,9 @@ pub struct DispatchOptions {
     pub settings: Vec<PathBuf>,
     /// `--installed`: the hooks behind the installed entries of the discovered settings.
     pub installed: bool,
+    /// What the host says about the project's trust; the host adapter sets it. Unknown (left to
+    /// hookmux's trust list) unless a host says otherwise.
+    pub host_trust: HostTrust,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -92,7 +96,8 @@ pub struct Setup {
 impl Setup {
     /// Discovers and loads the settings for `event`.
     pub fn discover(event: &Event, world: &World, options: &DispatchOptions) -> Setup {
-        let mut discovery = Discovery::new(&world.env, event, options.settings.clone());
+        let mut discovery =
+            Discovery::new(&world.env, event, options.settings.clone()).for_host(options.host_trust, &world.env);
         if options.installed {
             discovery = discovery.installed_only();
         }
@@ -186,6 +191,9 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&source_notice(&setup.sources, d))).collect(),
         ..Collected::default()
     };
+    if let Some((project, files)) = &setup.sources.untrusted {
+        run.notices.extend(teller.tell(&Notice::Untrusted { project: project.clone(), files: files.clone() }));
+    }
     if !setup.re_entered.is_empty() {
         run.notices.extend(teller.tell(&Notice::Loop { files: setup.re_entered.clone() }));
     }
@@ -196,6 +204,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         if hook_name.is_empty() {
             hook_name = plan.hook_name();
         }
+        run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         run.collect(event, plan, setup, world, &teller);
     }
     let kind = kind.ok_or(NotRun::NoEvent)?;

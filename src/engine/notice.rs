@@ -3,6 +3,8 @@
 //! told once per session rather than on every event.
 
 use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::select::matcher;
+use crate::engine::select::plan::Plan;
 use hookmux_sdk::Env;
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -22,11 +24,16 @@ pub enum Notice {
     /// A hook started a dispatch of this session that would read these files again: their
     /// hooks were left out, since running them would start it again. Told on every event.
     Loop { files: Vec<PathBuf> },
+    /// The project's own settings were not read: neither the host nor hookmux's trust list
+    /// trusts the project.
+    Untrusted { project: PathBuf, files: Vec<PathBuf> },
     /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
     NotRun { label: String, origin: String, why: String },
     /// The event could not be read, so no hook can be matched to it: `skipped` hooks were not
     /// run (the guards among them deny instead). Told on every event.
     Unreadable { error: String, skipped: usize },
+    /// A matcher regex did not answer in time, so its group ran as if it matched.
+    MatcherUnchecked { matcher: String, origin: String },
 }
 
 /// Which output stream of a handler.
@@ -46,6 +53,16 @@ impl fmt::Display for Stream {
 }
 
 impl Notice {
+    /// One per group of `plan` whose matcher regex ran past its bound.
+    pub fn unchecked_matchers<'p>(plan: &'p Plan<'_>) -> impl Iterator<Item = Notice> + 'p {
+        plan.groups.iter().filter(|g| matches!(g.verdict, matcher::Verdict::Unchecked(_))).map(|g| {
+            Notice::MatcherUnchecked {
+                matcher: g.group.matcher.clone().unwrap_or_default(),
+                origin: format!("{} at {}", g.file.path.display(), g.group.path.key("matcher")),
+            }
+        })
+    }
+
     /// Told every time, even within one session: output lost on this very event.
     fn is_per_event(&self) -> bool {
         matches!(
@@ -70,12 +87,27 @@ impl fmt::Display for Notice {
                     files.join(", ")
                 )
             }
+            Notice::Untrusted { project, files } => {
+                let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                write!(
+                    f,
+                    "hookmux: the hooks of {} do not run: {} is not a trusted project; if you trust its hooks, run `hookmux trust {}`",
+                    files.join(", "),
+                    project.display(),
+                    project.display()
+                )
+            }
             Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),
             Notice::Unreadable { error, skipped } => match skipped {
                 0 => write!(f, "hookmux: the event could not be read ({error}); no hooks ran"),
                 1 => write!(f, "hookmux: the event could not be read ({error}); its 1 hook was skipped"),
                 n => write!(f, "hookmux: the event could not be read ({error}); its {n} hooks were skipped"),
             },
+            Notice::MatcherUnchecked { matcher, origin } => write!(
+                f,
+                "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \
+                 `hookmux hooks validate` shows how to rewrite it"
+            ),
         }
     }
 }

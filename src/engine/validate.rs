@@ -5,13 +5,13 @@
 //! timeout written in milliseconds, a command that points at a missing or non-executable file,
 //! a `hookmux run` of an unknown handler or option, an `if` rule that cannot be read. Warnings
 //! are what is legal but probably not meant: an exact matcher that can never match, a matcher
-//! on an event that ignores matchers, `if` on an event that never evaluates it, handlers
-//! `dispatch` cannot run.
+//! on an event that ignores matchers, a matcher regex whose shape can backtrack for a very long
+//! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
 
 use crate::engine::config::diagnostic::{Diagnostic, Severity};
 use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile};
 use crate::engine::config::sources::Sources;
-use crate::engine::select::matcher::Matcher;
+use crate::engine::select::matcher::{self, Matcher};
 use crate::engine::select::rule::Rule;
 use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
 use std::os::unix::fs::PermissionsExt;
@@ -162,6 +162,18 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                 }
             }
         }
+        Matcher::Pattern { risk: Some(risk), .. } => out.push(
+            Diagnostic::warning(
+                &file.path,
+                at,
+                format!(
+                    "matcher `{source}` can backtrack for a very long time on some names: {risk}; dispatch gives \
+                     it {} ms, then runs this group as if it matched",
+                    matcher::DEADLINE.as_millis()
+                ),
+            )
+            .with_hint(risk.hint()),
+        ),
         Matcher::All | Matcher::Pattern { .. } => {}
     }
 }
@@ -420,6 +432,29 @@ mod tests {
         let messages: Vec<String> = validate(&sources, &cx).into_iter().map(|d| d.message).collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(messages[0].contains("`--deny` needs a value"), "{messages:?}");
+    }
+
+    /// A regex that can backtrack for a very long time is a warning at its matcher, with a
+    /// rewrite; a safe regex is not.
+    #[test]
+    fn matchers_that_can_backtrack_steeply_are_warned_about() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {"PreToolUse": [
+                {"matcher": "mcp__.*__write.*", "hooks": [{"type": "command", "command": "true"}]},
+                {"matcher": "(a+)+$", "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let diagnostics = validate(&sources, &cx);
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        let warning = &diagnostics[0];
+        assert_eq!(warning.severity, Severity::Warning);
+        assert_eq!(warning.path.to_string(), "hooks.PreToolUse[1].matcher");
+        assert!(warning.message.contains("`(a+)+$` can backtrack"), "{}", warning.message);
+        assert!(warning.message.contains("runs this group as if it matched"), "{}", warning.message);
+        assert!(warning.hint.as_deref().is_some_and(|hint| hint.contains("`a+`")), "{warning:?}");
     }
 
     #[test]

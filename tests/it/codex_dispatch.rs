@@ -19,8 +19,10 @@ fn payload(name: &str, dir: &Path) -> String {
     common::event_text(&format!("events/codex/{name}.json"), dir)
 }
 
+/// The project is trusted here: what Codex's hooks do, not whether they may, is under test.
 fn dispatch(dir: &Path, stdin: String) -> common::Output {
     Hookmux::new(["dispatch", "--host", "codex"])
+        .env("HOOKMUX_TRUST", dir)
         .env("HOME", dir)
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("TMPDIR", dir)

@@ -155,7 +155,8 @@ fn a_dispatch_that_reads_an_installed_settings_file_follows_the_entry() {
         "tool_name": "apply_patch", "tool_use_id": "call_1",
         "tool_input": {"command": "*** Begin Patch\n*** Add File: .env\n+KEY=1\n*** End Patch\n"}
     });
-    let out = m.hookmux(["dispatch", "--host", "codex"]).stdin(event.to_string()).run();
+    let out =
+        m.hookmux(["dispatch", "--host", "codex"]).env("HOOKMUX_TRUST", &m.project).stdin(event.to_string()).run();
     assert_eq!(permission(&out).as_deref(), Some("deny"), "{out:?}");
     assert_eq!(m.runs(), ["project"]);
 
@@ -182,7 +183,11 @@ fn an_old_settings_entry_is_followed_too_and_install_upgrades_it() {
         &m.settings("project"),
         &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": old_entry}]}]}}),
     );
-    let out = m.hookmux(["dispatch", "--host", "codex"]).stdin(codex_write(&m, ".env")).run();
+    let out = m
+        .hookmux(["dispatch", "--host", "codex"])
+        .env("HOOKMUX_TRUST", &m.project)
+        .stdin(codex_write(&m, ".env"))
+        .run();
     assert_eq!(permission(&out).as_deref(), Some("deny"), "{out:?}");
 
     // The host's own run of the old entry keeps working.

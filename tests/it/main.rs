@@ -4,6 +4,7 @@
 
 mod common;
 
+mod bounded_matching;
 mod brewcode_conformance;
 mod brewcode_knowledge_cli;
 mod brewcode_processes;
@@ -20,5 +21,6 @@ mod installed;
 mod layers;
 mod opencode_plugin;
 mod run_protect_paths;
+mod trust;
 mod wakeup_cli;
 mod wakeup_hook;

@@ -30,6 +30,8 @@ fn the_plugin_passes_its_tests_with_this_hookmux() {
         .env("HOME", home.path())
         .env("XDG_STATE_HOME", home.path().join("state"))
         .env("TMPDIR", home.path())
+        // The tests' projects sit in TMPDIR; the plugin's work, not trust, is under test.
+        .env("HOOKMUX_TRUST", home.path())
         .output()
         .expect("run node");
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -300,7 +300,19 @@ fn the_old_spellings_are_left_out_of_the_help() {
         .collect();
     assert_eq!(
         commands,
-        ["run", "dispatch", "dry-run", "hooks", "install", "uninstall", "handlers", "memory", "knowledge", "help"],
+        [
+            "run",
+            "dispatch",
+            "dry-run",
+            "hooks",
+            "install",
+            "uninstall",
+            "trust",
+            "handlers",
+            "memory",
+            "knowledge",
+            "help"
+        ],
         "{help}"
     );
 }

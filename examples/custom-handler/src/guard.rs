@@ -16,7 +16,7 @@
 //! Patterns are JavaScript regular expressions (as in settings matchers), unanchored: `^` ties
 //! one to the start of a command.
 
-use hookmux_sdk::bash;
+use hookmux_sdk::bash::{self, SplitError};
 use regress::{Flags, Regex};
 
 /// The patterns bash-guard applies unless `--no-defaults` is given: a name, what it catches, and
@@ -54,6 +54,9 @@ pub const DEFAULT_PATTERNS: &[(&str, &str, &str)] = &[
         r"^(?:\S*/)?(?:mkfs(?:\.\w+)? |wipefs |dd (?:.* )?of=/dev/(?!null|zero|stdout|stderr|tty)|shred (?:.* )?/dev/)",
     ),
 ];
+
+/// The pattern named by the deny of a line whose substitutions nest past [`bash::MAX_DEPTH`].
+pub const TOO_DEEP: &str = "too-deep";
 
 /// How far `bash -c "bash -c '…'"` is followed; deeper scripts are tested as text only.
 const MAX_NESTING: usize = 4;
@@ -131,9 +134,15 @@ impl Guard {
 
     /// The first deny among the command line's texts, else the first ask; `None` when nothing
     /// matched. A text that an `allow` pattern matches is exempt.
+    ///
+    /// A line whose `$( … )` or backticks nest deeper than [`bash::MAX_DEPTH`] cannot be checked:
+    /// it is denied, with the pattern [`TOO_DEEP`], whatever the allow patterns say.
     pub fn check(&self, command_line: &str) -> Option<Hit<'_>> {
+        let Ok(texts) = texts(command_line) else {
+            return Some(Hit { verdict: Verdict::Deny, pattern: TOO_DEEP, text: command_line.to_string() });
+        };
         let mut ask = None;
-        for text in texts(command_line) {
+        for text in texts {
             if self.allow.iter().any(|p| p.matches(&text)) {
                 continue;
             }
@@ -150,24 +159,31 @@ impl Guard {
     }
 }
 
-/// Every text a command line's patterns are tested against (see the module documentation).
-pub fn texts(command_line: &str) -> Vec<String> {
+/// Every text a command line's patterns are tested against (see the module documentation);
+/// [`SplitError::TooDeep`] when substitutions nest too deep to follow, in the line or in a script
+/// it runs.
+pub fn texts(command_line: &str) -> Result<Vec<String>, SplitError> {
     let mut out = Vec::new();
-    collect_texts(command_line, 0, &mut out);
-    out
+    collect_texts(command_line, 0, &mut out)?;
+    Ok(out)
 }
 
-fn collect_texts(command_line: &str, depth: usize, out: &mut Vec<String>) {
-    let Some(pipelines) = bash::pipelines(command_line) else {
-        // An open quote. bash runs a script line by line, so the lines before the broken one
-        // would still run: test each line, and a line that cannot be split as it is written.
-        for line in command_line.lines() {
-            match bash::pipelines(line) {
-                Some(_) if depth < MAX_NESTING => collect_texts(line, depth + 1, out),
-                _ => out.push(line.split_whitespace().collect::<Vec<_>>().join(" ")),
+fn collect_texts(command_line: &str, depth: usize, out: &mut Vec<String>) -> Result<(), SplitError> {
+    let pipelines = match bash::pipelines(command_line) {
+        Ok(pipelines) => pipelines,
+        Err(SplitError::TooDeep) => return Err(SplitError::TooDeep),
+        Err(SplitError::Unclosed) => {
+            // An open quote. bash runs a script line by line, so the lines before the broken one
+            // would still run: test each line, and a line that cannot be split as it is written.
+            for line in command_line.lines() {
+                match bash::pipelines(line) {
+                    Ok(_) if depth < MAX_NESTING => collect_texts(line, depth + 1, out)?,
+                    Err(SplitError::TooDeep) => return Err(SplitError::TooDeep),
+                    _ => out.push(line.split_whitespace().collect::<Vec<_>>().join(" ")),
+                }
             }
+            return Ok(());
         }
-        return;
     };
     for pipeline in pipelines {
         let mut stages = Vec::new();
@@ -180,7 +196,7 @@ fn collect_texts(command_line: &str, depth: usize, out: &mut Vec<String>) {
             }
             if let Some(script) = inner_script(&words) {
                 if depth < MAX_NESTING {
-                    collect_texts(&script, depth + 1, out);
+                    collect_texts(&script, depth + 1, out)?;
                 } else {
                     out.push(script);
                 }
@@ -193,6 +209,7 @@ fn collect_texts(command_line: &str, depth: usize, out: &mut Vec<String>) {
             out.push(stages.join(" | "));
         }
     }
+    Ok(())
 }
 
 /// The words from the program that actually runs on: assignments, wrappers and keywords skipped.

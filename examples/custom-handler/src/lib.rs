@@ -70,6 +70,13 @@ impl Handler for BashGuard {
             Guard::new(args.values("deny"), args.values("ask"), args.values("allow"), !args.flag("no-defaults"));
         let answer = match guard.check(command) {
             None => Answer::none(),
+            Some(hit) if hit.pattern == guard::TOO_DEEP => Answer::deny(format!(
+                "hookmux bash-guard: `{}` is not allowed: its `$( … )` or backticks nest more than {} deep, \
+                 too deep to check. {}",
+                shorten(&hit.text),
+                hookmux_sdk::bash::MAX_DEPTH,
+                args.value("hint").unwrap_or_default()
+            )),
             Some(hit) if hit.verdict == Verdict::Deny => Answer::deny(format!(
                 "hookmux bash-guard: `{}` is not allowed: it matches the guarded pattern `{}`. {}",
                 shorten(&hit.text),

@@ -106,10 +106,33 @@ fn wrappers_shells_and_subshells_do_not_hide_a_command() {
 #[test]
 fn patterns_see_each_command_without_its_wrappers_and_each_pipeline() {
     assert_eq!(
-        guard::texts("cd /srv && sudo -u ops /bin/rm -rf \"/\" | tee log"),
+        guard::texts("cd /srv && sudo -u ops /bin/rm -rf \"/\" | tee log").unwrap(),
         ["cd /srv", "/bin/rm -rf /", "tee log", "/bin/rm -rf / | tee log"]
     );
-    assert_eq!(guard::texts("bash -c 'a | b'"), ["a", "b", "a | b", "bash -c a | b"]);
+    assert_eq!(guard::texts("bash -c 'a | b'").unwrap(), ["a", "b", "a | b", "bash -c a | b"]);
+}
+
+fn nested(levels: usize, inner: &str) -> String {
+    format!("{}{inner}{}", "echo $(".repeat(levels), ")".repeat(levels))
+}
+
+/// A line nested past the splitter's cap cannot be checked: it is denied, not let through,
+/// even when an allow pattern would take it; within the cap the innermost command is seen.
+#[test]
+fn nesting_too_deep_to_check_is_denied() {
+    let depth = hookmux_sdk::bash::MAX_DEPTH;
+    assert_eq!(denied_by(&nested(depth, "rm -rf /")).as_deref(), Some("rm-root"));
+    assert_eq!(bash(&nested(depth, "ls"), &[]), Answer::none());
+    for command in [
+        nested(depth + 1, "ls"),
+        format!("bash -c '{}'", nested(depth + 1, "ls")),
+        format!("echo 'open\n{}", nested(depth + 1, "ls")),
+        nested((1 << 20) / "echo $()".len(), "rm -rf /"),
+    ] {
+        let answer = bash(&command, &["--allow", "^echo"]);
+        assert_eq!(answer.decision, Some(Decision::Deny));
+        assert!(answer.reason.unwrap().contains("too deep to check"));
+    }
 }
 
 #[test]

@@ -7,3 +7,4 @@ pub mod jsonpath;
 pub mod settings;
 pub mod shell_words;
 pub mod sources;
+pub mod trust;

@@ -41,6 +41,9 @@ pub enum FileState {
     Unreadable(String),
     /// Read, but not a JSON object: reported, no hooks used.
     Invalid(String),
+    /// A project's own file, set aside unread: the project is not trusted by the host or by
+    /// hookmux's trust list.
+    Untrusted,
 }
 
 /// A parsed settings file.
@@ -149,6 +152,11 @@ impl SettingsFile {
     /// A file that is not there.
     pub fn missing(path: impl Into<PathBuf>, scope: Scope) -> SettingsFile {
         SettingsFile::empty(path.into(), scope, FileState::Missing)
+    }
+
+    /// A project's own file that is not read: the project is not trusted.
+    pub fn untrusted(path: impl Into<PathBuf>, scope: Scope) -> SettingsFile {
+        SettingsFile::empty(path.into(), scope, FileState::Untrusted)
     }
 
     fn empty(path: PathBuf, scope: Scope, state: FileState) -> SettingsFile {

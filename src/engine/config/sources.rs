@@ -15,6 +15,7 @@ use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
+use crate::engine::config::trust::{self, HostTrust};
 use hookmux_sdk::{Env, Event, HookEvent};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -34,6 +35,9 @@ pub struct Discovery {
     /// `dispatch --installed`: run only the hooks behind installed entries; the rest of each
     /// settings file is the host's to run.
     pub installed_only: bool,
+    /// Whether the project's own files (project and local scope) may be read: see
+    /// [`super::trust`]. Claude Code's view, trusted, unless [`Discovery::for_host`] says.
+    pub project_trusted: bool,
 }
 
 impl Discovery {
@@ -46,7 +50,17 @@ impl Discovery {
             managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),
             explicit,
             installed_only: false,
+            project_trusted: true,
         }
+    }
+
+    /// For the host that sent the event: whether it, or hookmux's trust list, trusts the project.
+    pub fn for_host(mut self, host: HostTrust, env: &Env) -> Discovery {
+        self.project_trusted = match &self.project_root {
+            Some(root) => trust::decide(root, host, env) != trust::Decision::Untrusted,
+            None => true,
+        };
+        self
     }
 
     /// For `dispatch --installed`.
@@ -103,6 +117,8 @@ pub struct Sources {
     pub files: Vec<SettingsFile>,
     /// Problems of the sources as a whole rather than of one file's text.
     pub notes: Vec<Diagnostic>,
+    /// The project whose own settings were not read because it is not trusted, with those files.
+    pub untrusted: Option<(PathBuf, Vec<PathBuf>)>,
 }
 
 impl Sources {
@@ -125,6 +141,9 @@ impl Sources {
         };
         for file in found {
             follower.push(file, &mut sources.files, &mut Vec::new());
+        }
+        if !discovery.project_trusted {
+            sources.untrusted = set_aside_project_files(&mut sources.files, discovery.project_root.as_deref());
         }
         if discovery.installed_only {
             // The host runs everything in these files but the entries: only what they name is ours.
@@ -152,7 +171,7 @@ impl Sources {
     }
 
     pub fn from_files(files: Vec<SettingsFile>) -> Sources {
-        Sources { files, notes: Vec::new() }
+        Sources { files, ..Sources::default() }
     }
 
     /// Every problem found in any file, in order, then those of the sources as a whole.
@@ -168,6 +187,24 @@ impl Sources {
                 file.required && !file.is_usable() && file.diagnostics.iter().any(|d| std::ptr::eq(d, diagnostic))
             })
     }
+}
+
+/// Empties the project's own files (and the hooks files their entries named), which an untrusted
+/// repository controls: not one of their hooks runs, and none of their switches
+/// (`disableAllHooks`, the http allow-lists) touches the user's hooks. Returns the project and the
+/// files that held something, when any did.
+fn set_aside_project_files(files: &mut [SettingsFile], root: Option<&Path>) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let mut set_aside = Vec::new();
+    for file in files.iter_mut().filter(|f| matches!(f.scope, Scope::Project | Scope::Local)) {
+        if file.state == FileState::Missing {
+            continue;
+        }
+        set_aside.push(file.path.clone());
+        let (path, scope, via) = (file.path.clone(), file.scope, file.via.clone());
+        *file = SettingsFile::untrusted(path, scope);
+        file.via = via;
+    }
+    (!set_aside.is_empty()).then(|| (root.map(Path::to_path_buf).unwrap_or_default(), set_aside))
 }
 
 /// Adds the error for a named file that is not there (other failures have theirs already).

@@ -6,15 +6,41 @@
 //! regular expression, and one that does not compile matches nothing. FileChanged and StopFailure
 //! keep the older, narrower exact set (`[A-Za-z0-9_|]`, split on `|` only). On tool events the
 //! legacy tool names still match their renamed tools: `Task` matches `Agent`.
+//!
+//! The query is the model's to choose (a tool name) and the regex the settings' (a cloned
+//! repository's), and a backtracking regex can take exponential time: `(a+)+$` needs seconds for
+//! 26 `a`s and a `b`, days for 41. regress has no step limit, so the time is bounded around it. [`risk`] reads a
+//! regex's shape for what can blow up (a repeated group holding a quantifier or an alternation,
+//! more than [`MAX_UNBOUNDED`] unbounded quantifiers, more than [`MAX_CHOICES`] quantifiers and
+//! alternatives); a regex without such a shape, on a query of at most [`MAX_DIRECT_QUERY`]
+//! bytes, is tested where it is. Anything else is tested on a worker thread given
+//! [`DEADLINE`]: when it has not answered by then, the group runs as if it matched (a guard must
+//! not be skipped because its matcher was slow) and the verdict, [`Verdict::Unchecked`], names
+//! the regex. Rust cannot stop a thread, so a runaway test keeps its thread busy until it ends
+//! or the process exits; dispatch exits once the event is answered, and a long-lived process that
+//! uses hookmux as a library has at most [`MAX_RUNNING`] such threads: past that, a regex that
+//! needs the bound is not tested at all and its group runs unchecked at once.
 
 use hookmux_sdk::HookEvent;
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
 #[derive(Debug)]
 pub enum Matcher {
     All,
     Names(Vec<String>),
-    Pattern { source: String, regex: regress::Regex },
-    Invalid { source: String, error: String },
+    /// A regex; `risk` is why its shape may backtrack steeply, when it may.
+    Pattern {
+        source: String,
+        regex: Arc<regress::Regex>,
+        risk: Option<Risk>,
+    },
+    Invalid {
+        source: String,
+        error: String,
+    },
 }
 
 /// Why a group did or did not apply.
@@ -22,11 +48,241 @@ pub enum Matcher {
 pub enum Verdict {
     Matched,
     NotMatched(String),
+    /// The regex did not answer within [`DEADLINE`]: the group runs, and this says which regex.
+    Unchecked(String),
 }
 
 impl Verdict {
+    /// Whether the group's hooks run: it matched, or the regex could not be tested in time.
     pub fn is_match(&self) -> bool {
-        *self == Verdict::Matched
+        matches!(self, Verdict::Matched | Verdict::Unchecked(_))
+    }
+}
+
+/// How long a regex that needs the bound may take on one query before its group runs unchecked.
+#[cfg(not(test))]
+pub const DEADLINE: Duration = Duration::from_millis(100);
+
+/// The unit tests share the machine with a runaway regex of their own and with each other, and
+/// assert what a regex answers in time: a loaded machine must not turn that into `Unchecked`.
+#[cfg(test)]
+pub const DEADLINE: Duration = Duration::from_secs(5);
+
+/// The longest query a regex of a safe shape is tested on directly: tool names and the other
+/// match values are far shorter, and a short query keeps even a safe shape's polynomial cost small.
+pub const MAX_DIRECT_QUERY: usize = 64;
+
+/// More unbounded quantifiers (`*`, `+`, `{n,}`, `{n,m}` with `m` at least [`MANY`]) than this
+/// make a regex's cost a high power of the query's length: `a*a*a*b`.
+pub const MAX_UNBOUNDED: usize = 2;
+
+/// More quantifiers and alternatives inside groups than this can multiply into many paths:
+/// `a?a?a?a?a?a?a?a?a?aaaaaaaaa`, `(a|a)(a|a)(a|a)…`.
+pub const MAX_CHOICES: usize = 8;
+
+/// A counted repetition with this many or more as its maximum counts as unbounded.
+pub const MANY: u32 = 16;
+
+/// How many bounded tests may still be running, runaways included, before no more are started.
+pub const MAX_RUNNING: usize = 4;
+
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// A shape of regex whose backtracking can grow steeply with the query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Risk {
+    /// A repeated group that holds a quantifier or an alternation: `(a+)+`, `(a|ab)*`.
+    Nested,
+    /// More than [`MAX_UNBOUNDED`] unbounded quantifiers: `a*a*a*b`.
+    ManyUnbounded,
+    /// More than [`MAX_CHOICES`] quantifiers and alternatives inside groups.
+    ManyChoices,
+}
+
+impl fmt::Display for Risk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Risk::Nested => f.write_str("a repeated group holds a quantifier or an alternation (as in `(a+)+`)"),
+            Risk::ManyUnbounded => {
+                write!(f, "it has more than {MAX_UNBOUNDED} unbounded quantifiers (as in `a*a*a*b`)")
+            }
+            Risk::ManyChoices => write!(f, "it has more than {MAX_CHOICES} quantifiers and alternatives inside groups"),
+        }
+    }
+}
+
+impl Risk {
+    /// How to write the regex without the shape.
+    pub fn hint(self) -> &'static str {
+        match self {
+            Risk::Nested => {
+                "drop the repetition around a group that repeats or alternates inside (`(a+)+` matches what \
+                 `a+` does), anchor a list instead of repeating it (`^(Bash|Write)$`), or list exact names as `A|B`"
+            }
+            Risk::ManyUnbounded => {
+                "keep at most two `*`, `+` or `{n,}`; a leading or trailing `.*` adds nothing to an unanchored \
+                 matcher (`.*mcp__.*__write.*` matches what `mcp__.*__write` does)"
+            }
+            Risk::ManyChoices => "list exact names as `A|B`, or split the matcher into several groups",
+        }
+    }
+}
+
+/// What can make a (valid) JavaScript regex backtrack steeply, read from its text: a heuristic
+/// that decides which regexes are tested under [`DEADLINE`], not a proof either way.
+pub fn risk(source: &str) -> Option<Risk> {
+    #[derive(Clone, Copy)]
+    enum Atom {
+        Simple,
+        /// A group, and whether it holds a quantifier or an alternation.
+        Group(bool),
+    }
+    let chars: Vec<char> = source.chars().collect();
+    // Per open group: whether it holds a quantifier or an alternation so far.
+    let mut groups: Vec<bool> = Vec::new();
+    let (mut nested, mut unbounded, mut choices) = (false, 0, 0);
+    let mut atom: Option<Atom> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let quantifier = match c {
+            '*' | '+' => Some((true, 1)),
+            '?' => Some((false, 1)),
+            '{' => braces(&chars[i..]),
+            _ => None,
+        };
+        if let (Some((repeats, len)), Some(quantified)) = (quantifier, atom) {
+            let unbounded_here = matches!(c, '*' | '+') || (c == '{' && is_unbounded(&chars[i..i + len]));
+            choices += 1;
+            unbounded += usize::from(unbounded_here);
+            nested |= repeats && matches!(quantified, Atom::Group(true));
+            if let Some(holds) = groups.last_mut() {
+                *holds = true;
+            }
+            i += len;
+            // `*?`, `+?`: lazy, not another quantifier.
+            if chars.get(i) == Some(&'?') {
+                i += 1;
+            }
+            atom = None;
+            continue;
+        }
+        match c {
+            '\\' => {
+                atom = Some(Atom::Simple);
+                i += 2;
+                continue;
+            }
+            '[' => {
+                // A class is one atom, whatever it holds; `]` first in it closes it in JavaScript.
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                while j < chars.len() && chars[j] != ']' {
+                    j += if chars[j] == '\\' { 2 } else { 1 };
+                }
+                atom = Some(Atom::Simple);
+                i = j + 1;
+                continue;
+            }
+            '(' => {
+                groups.push(false);
+                // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`: the `?` is not a quantifier.
+                i += 1;
+                if chars.get(i) == Some(&'?') {
+                    i += 1;
+                    match chars.get(i) {
+                        Some('<') if matches!(chars.get(i + 1), Some('=' | '!')) => i += 2,
+                        Some('<') => i += chars[i..].iter().position(|&c| c == '>').map_or(chars.len(), |end| end + 1),
+                        _ => i += 1,
+                    }
+                }
+                atom = None;
+                continue;
+            }
+            ')' => {
+                let holds = groups.pop().unwrap_or(false);
+                if let Some(outer) = groups.last_mut() {
+                    *outer |= holds;
+                }
+                atom = Some(Atom::Group(holds));
+            }
+            '|' => {
+                if let Some(holds) = groups.last_mut() {
+                    *holds = true;
+                    choices += 1;
+                }
+                atom = None;
+            }
+            '^' | '$' => atom = None,
+            _ => atom = Some(Atom::Simple),
+        }
+        i += 1;
+    }
+    if nested {
+        Some(Risk::Nested)
+    } else if unbounded > MAX_UNBOUNDED {
+        Some(Risk::ManyUnbounded)
+    } else if choices > MAX_CHOICES {
+        Some(Risk::ManyChoices)
+    } else {
+        None
+    }
+}
+
+/// A `{n}`, `{n,}` or `{n,m}` quantifier at the start of `chars`: whether it repeats (its
+/// maximum is above one) and its length. Anything else is a literal `{` in JavaScript.
+fn braces(chars: &[char]) -> Option<(bool, usize)> {
+    let close = chars.iter().position(|&c| c == '}')?;
+    let inner: String = chars[1..close].iter().collect();
+    let (min, max) = match inner.split_once(',') {
+        Some((min, "")) => (min, None),
+        Some((min, max)) => (min, Some(max)),
+        None => (inner.as_str(), Some(inner.as_str())),
+    };
+    let number = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit());
+    if !number(min) || max.is_some_and(|max| !number(max)) {
+        return None;
+    }
+    let repeats = max.is_none_or(|max| max.parse::<u32>().map_or(true, |max| max > 1));
+    Some((repeats, close + 1))
+}
+
+fn is_unbounded(quantifier: &[char]) -> bool {
+    let inner: String = quantifier.iter().filter(|c| !matches!(c, '{' | '}')).collect();
+    match inner.split_once(',') {
+        Some((_, "")) => true,
+        Some((_, max)) => max.parse::<u32>().map_or(true, |max| max >= MANY),
+        None => false,
+    }
+}
+
+/// Tests `regex` against `queries` on a worker thread; `None` when it has not answered within
+/// [`DEADLINE`], or when [`MAX_RUNNING`] tests are still running, or no thread can be started.
+fn bounded_find(regex: &Arc<regress::Regex>, queries: Vec<String>) -> Option<bool> {
+    /// Counts the test as running until its thread ends, however it ends.
+    struct Running;
+    impl Drop for Running {
+        fn drop(&mut self) {
+            RUNNING.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    if RUNNING.fetch_add(1, Ordering::SeqCst) >= MAX_RUNNING {
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        return None;
+    }
+    let running = Running;
+    let (send, receive) = mpsc::channel();
+    let regex = Arc::clone(regex);
+    let spawned = std::thread::Builder::new().name("hookmux-matcher".to_string()).spawn(move || {
+        let _running = running;
+        let _ = send.send(queries.iter().any(|query| regex.find(query).is_some()));
+    });
+    match spawned {
+        Ok(_) => receive.recv_timeout(DEADLINE).ok(),
+        // The closure, and with it the count, was dropped with the error.
+        Err(_) => None,
     }
 }
 
@@ -59,7 +315,7 @@ impl Matcher {
         // compiling (most of planning's cost) cheaper than any matching it would speed up.
         let flags = regress::Flags { no_opt: true, ..regress::Flags::default() };
         match regress::Regex::with_flags(source, flags) {
-            Ok(regex) => Matcher::Pattern { source: source.to_string(), regex },
+            Ok(regex) => Matcher::Pattern { source: source.to_string(), regex: Arc::new(regex), risk: risk(source) },
             Err(err) => Matcher::Invalid { source: source.to_string(), error: err.to_string() },
         }
     }
@@ -84,19 +340,42 @@ impl Matcher {
                     Verdict::NotMatched(format!("`{query}` is not one of the exact names {list}{case_hint}"))
                 }
             }
-            Matcher::Pattern { source, regex } => {
-                let hit = regex.find(query).is_some()
-                    || (tool_event && legacy_names(query).any(|legacy| regex.find(legacy).is_some()));
-                if hit {
-                    Verdict::Matched
+            Matcher::Pattern { source, regex, risk } => {
+                let legacy = legacy_names(query).filter(|_| tool_event);
+                let hit = if risk.is_none() && query.len() <= MAX_DIRECT_QUERY {
+                    Some(regex.find(query).is_some() || legacy.into_iter().any(|name| regex.find(name).is_some()))
                 } else {
-                    Verdict::NotMatched(format!("regular expression `{source}` does not match `{query}`"))
+                    let mut queries = vec![query.to_string()];
+                    queries.extend(legacy.map(str::to_string));
+                    bounded_find(regex, queries)
+                };
+                match hit {
+                    Some(true) => Verdict::Matched,
+                    Some(false) => {
+                        Verdict::NotMatched(format!("regular expression `{source}` does not match `{query}`"))
+                    }
+                    None => Verdict::Unchecked(format!(
+                        "regular expression `{source}` did not finish within {} ms on `{}`, so the group runs \
+                         as if it matched{}",
+                        DEADLINE.as_millis(),
+                        shorten(query),
+                        risk.map(|risk| format!(": {risk}")).unwrap_or_default()
+                    )),
                 }
             }
             Matcher::Invalid { source, error } => Verdict::NotMatched(format!(
                 "`{source}` is not a valid regular expression ({error}), so it never matches"
             )),
         }
+    }
+}
+
+/// A query as a verdict quotes it: long ones are cut, on a character boundary.
+fn shorten(query: &str) -> String {
+    const MAX: usize = 80;
+    match query.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{}…", &query[..end]),
+        None => query.to_string(),
     }
 }
 
@@ -189,10 +468,68 @@ mod tests {
     }
 
     #[test]
+    fn shapes_that_backtrack_steeply_are_found() {
+        for (source, expected) in [
+            ("(a+)+$", Some(Risk::Nested)),
+            ("(a|ab)*c", Some(Risk::Nested)),
+            ("^(\\w+\\s?)*$", Some(Risk::Nested)),
+            ("(?:a*){2,}", Some(Risk::Nested)),
+            ("((ab)*)+", Some(Risk::Nested)),
+            ("(?<x>a+)+", Some(Risk::Nested)),
+            ("(?=a+)*b", Some(Risk::Nested)),
+            ("(Bash|Write)+", Some(Risk::Nested)),
+            ("a*a*a*b", Some(Risk::ManyUnbounded)),
+            ("a{1,99}b+c*", Some(Risk::ManyUnbounded)),
+            ("(a?a?a?a?a?a?a?a?a?)a", Some(Risk::ManyChoices)),
+            ("(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)(a|a)b", Some(Risk::ManyChoices)),
+            ("Ba.*", None),
+            ("mcp__.*__write.*", None),
+            ("^(?!Read).*", None),
+            ("(?<!x)Bash", None),
+            ("^(B)a\\1?sh$", None),
+            ("Bash|Write|Edit|Read|Glob|Grep|LS|mcp__.*", None),
+            ("[(+)|]+", None),
+            ("\\(a+\\)+", None),
+            ("(ab)+", None),
+            ("(a+){1}", None),
+            ("(a+)?", None),
+            ("x{a}+", None),
+            ("\\d{4}", None),
+        ] {
+            assert_eq!(risk(source), expected, "{source}");
+        }
+    }
+
+    /// `(a+)+$` on 41 `a`s and a `b` backtracks for hours: the verdict comes at the deadline, the
+    /// group runs (a deny hook behind it is not skipped), and the verdict names the regex.
+    #[test]
+    fn a_runaway_regex_runs_its_group_and_is_named() {
+        let query = format!("{}b", "a".repeat(41));
+        let verdict = group_verdict(Some("(a+)+$"), PreToolUse, Some(&query));
+        assert!(verdict.is_match());
+        let Verdict::Unchecked(why) = verdict else { panic!("{verdict:?}") };
+        let within = format!("regular expression `(a+)+$` did not finish within {} ms", DEADLINE.as_millis());
+        assert!(why.contains(&within), "{why}");
+        assert!(why.contains("a repeated group holds a quantifier"), "{why}");
+    }
+
+    /// A regex tested under the bound answers as it would directly when it finishes in time.
+    #[test]
+    fn bounded_regexes_match_what_they_match() {
+        assert!(m("(Bash|Write)+", "Bash") && m("(Bash|Write)+", "Write") && !m("(Bash|Write)+", "Edit"));
+        assert!(m("^(mcp__\\w+)+$", "mcp__fs__write") && !m("^(mcp__\\w+)+$", "Bash"));
+        assert!(m("^(Ta|Ka)+sk$", "Agent"), "a legacy name is tested under the bound too");
+        assert!(!m("^(Ta|Ka)+sk$", "Bash"));
+        // A long query is tested under the bound whatever the regex's shape.
+        let long = format!("mcp__{}__write", "x".repeat(MAX_DIRECT_QUERY));
+        assert!(m("mcp__.*__write", &long) && !m("^Bash$", &long));
+    }
+
+    #[test]
     fn verdicts_say_why() {
         let why = |matcher: &str, query: &str| match group_verdict(Some(matcher), PreToolUse, Some(query)) {
             Verdict::NotMatched(why) => why,
-            Verdict::Matched => panic!("matched"),
+            other => panic!("{other:?}"),
         };
         assert_eq!(why("bash", "Bash"), "`Bash` is not one of the exact names `bash` (names are case-sensitive)");
         assert_eq!(why("^Edit$", "Bash"), "regular expression `^Edit$` does not match `Bash`");

@@ -5,9 +5,11 @@
 //! runs. Bash rules are tested against every subcommand of the command line (split on `;`, `&&`,
 //! `||`, `|`, `&` and newlines, including those inside `$( … )` and backticks), after leading
 //! `VAR=value` assignments and the `timeout`, `nice` and `nohup` wrappers are stripped; the
-//! handler runs when any subcommand matches. A command hookmux cannot split (an unclosed quote)
-//! fails open: the handler runs. The splitting is `hookmux_sdk::bash`, shared with handlers that
-//! guard Bash commands. File rules use gitignore-style globs.
+//! handler runs when any subcommand matches. A command hookmux cannot split (an unclosed quote,
+//! or `$( … )` and backticks nested more than `hookmux_sdk::bash::MAX_DEPTH` deep) fails open:
+//! the handler runs, so a guard behind the rule is never skipped for a line it could not read.
+//! The splitting is `hookmux_sdk::bash`, shared with handlers that guard Bash commands. File
+//! rules use gitignore-style globs.
 
 use globset::GlobBuilder;
 use hookmux_sdk::Event;
@@ -113,10 +115,13 @@ impl std::fmt::Display for Rule {
     }
 }
 
-/// `None` when the command cannot be split: the caller fails open.
+/// `None` when the command cannot be split (an open quote, or substitutions nested past
+/// [`hookmux_sdk::bash::MAX_DEPTH`]): no subcommand can be ruled out, so the caller runs the
+/// handler. The subcommands are slices of `command`, and the cap keeps their total length within
+/// `MAX_DEPTH + 1` times the command's, so testing them all stays linear in the command too.
 fn bash_matches(pattern: &str, command: &str) -> Option<bool> {
-    let subcommands = hookmux_sdk::bash::subcommands(command)?;
-    Some(subcommands.iter().map(|sub| strip_prefixes(sub)).any(|sub| shell_pattern_matches(pattern, sub)))
+    let subcommands = hookmux_sdk::bash::subcommands(command).ok()?;
+    Some(subcommands.into_iter().map(strip_prefixes).any(|sub| shell_pattern_matches(pattern, sub)))
 }
 
 /// Exact (`npm test`), legacy prefix (`npm:*`) or wildcard (`git *`, `* --version`). A single

@@ -5,6 +5,7 @@
 pub mod encode;
 pub mod install;
 
+use crate::engine::config::trust::HostTrust;
 use crate::engine::dispatch::{self, DispatchOptions, NotRun, Verdict, World};
 use crate::protocol::Encoded;
 use hookmux_sdk::Event;
@@ -17,7 +18,9 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, options);
     }
-    answer(dispatch::dispatch(std::slice::from_ref(&event), world, options))
+    // Claude Code asks the user before it trusts a folder, and runs no hooks of one it does not.
+    let options = DispatchOptions { host_trust: HostTrust::Prompted, ..options.clone() };
+    answer(dispatch::dispatch(std::slice::from_ref(&event), world, &options))
 }
 
 /// The hook answer for what dispatch did: the encoded verdict with dispatch's notices on stderr.

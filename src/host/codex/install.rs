@@ -12,6 +12,7 @@
 //! `hookmux uninstall codex` removes those entries and their trust records again, recognising
 //! the entries as install does: by their command, this executable's `dispatch --host codex`.
 
+use crate::engine::config::trust::{self, HostTrust};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -130,7 +131,31 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         apply(&plan, &paths)?;
     }
     print!("{}", report(&plan, &paths, args));
+    if let Some(offer) = trust_offer(&paths) {
+        println!("{offer}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// When the project has Claude settings of its own that no one trusts yet, how to let them run:
+/// under Codex, a project's own hooks run only in a project Codex or hookmux trusts.
+fn trust_offer(paths: &Paths) -> Option<String> {
+    let claude = paths.project.join(".claude");
+    let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
+    let env = hookmux_sdk::Env::from_process();
+    let codex_trusts = std::fs::read_to_string(paths.config_file())
+        .ok()
+        .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
+        .is_some_and(|config| is_project_trusted(&config, &paths.project));
+    let host = if codex_trusts { HostTrust::Trusted } else { HostTrust::Unknown };
+    (has_settings && trust::decide(&paths.project, host, &env) == trust::Decision::Untrusted).then(|| {
+        format!(
+            "{}'s own hooks (.claude/settings*.json) run under Codex only in a trusted project: trust the folder when \
+             Codex asks, or run `hookmux trust {}` if you trust its hooks.",
+            paths.project.display(),
+            paths.project.display()
+        )
+    })
 }
 
 /// Computes the changes without writing anything.

@@ -31,6 +31,7 @@
 pub mod install;
 
 use super::answer::Unhonoured;
+use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
@@ -80,9 +81,38 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     }
     let event = with_transcript(event, world);
     let decoded = decode(&event);
-    match dispatch::dispatch(&decoded.events, world, options) {
+    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
+    match dispatch::dispatch(&decoded.events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
         Err(why) => super::answer::not_run(&why),
+    }
+}
+
+/// Whether Codex itself trusts the project: its `config.toml` (in `$CODEX_HOME`, else `~/.codex`)
+/// says `trust_level = "trusted"` for the project folder or a folder above it. Codex loads a
+/// project's own configuration only then; hookmux reads the project's Claude settings on the same
+/// terms, or when its own trust list says so.
+fn codex_trust(world: &World, event: &Event) -> HostTrust {
+    let codex_home = world.env.path("CODEX_HOME").or_else(|| world.env.path("HOME").map(|home| home.join(".codex")));
+    let Some(config) = codex_home
+        .and_then(|dir| std::fs::read_to_string(dir.join("config.toml")).ok())
+        .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
+    else {
+        return HostTrust::Unknown;
+    };
+    let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
+    let trusted = |folder: &Path| {
+        config
+            .get("projects")
+            .and_then(|projects| projects.get(folder.to_string_lossy().as_ref()))
+            .and_then(|p| p.get("trust_level"))
+            .and_then(|level| level.as_str())
+            == Some("trusted")
+    };
+    if project.ancestors().any(trusted) {
+        HostTrust::Trusted
+    } else {
+        HostTrust::Unknown
     }
 }
 

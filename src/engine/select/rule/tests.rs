@@ -61,6 +61,23 @@ fn bash_rules_see_every_subcommand() {
     assert!(runs("Bash(git *)", &bash("echo 'unterminated")));
 }
 
+fn nested(levels: usize, inner: &str) -> String {
+    format!("{}{inner}{}", "echo $(".repeat(levels), ")".repeat(levels))
+}
+
+/// Past `bash::MAX_DEPTH` substitutions the rule cannot rule any command out, so the handler
+/// runs, whatever the line holds; within the cap the innermost command is seen.
+#[test]
+fn bash_nesting_past_the_cap_runs_the_handler() {
+    let depth = hookmux_sdk::bash::MAX_DEPTH;
+    assert!(runs("Bash(rm *)", &bash(&nested(depth, "rm -rf /"))));
+    assert!(!runs("Bash(git *)", &bash(&nested(depth, "ls"))));
+    assert!(runs("Bash(git *)", &bash(&nested(depth + 1, "ls"))));
+    // 1 MB of nesting: one pass, no copy per level, and the handler runs.
+    let megabyte = nested((1 << 20) / "echo $()".len(), "ls");
+    assert!(runs("Bash(git *)", &bash(&megabyte)));
+}
+
 #[test]
 fn file_rules_are_gitignore_like() {
     let edit = |path: &str| call("Edit", json!({"file_path": path}));
