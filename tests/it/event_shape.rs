@@ -195,3 +195,20 @@ fn a_lone_surrogate_escape_reaches_every_hook() {
     assert_denied(&output);
     assert!(seen(dir.path()) == event, "the command hook gets the host's bytes unchanged");
 }
+
+#[test]
+fn an_event_that_cannot_be_read_meets_the_guards_of_a_project_the_host_trusts() {
+    // Claude Code runs the hooks of a project it trusts: its guards deny an unreadable event as
+    // they would a readable one, with no trust of hookmux's own in the way.
+    let dir = project();
+    let home = tempfile::tempdir().unwrap();
+    let output = Hookmux::new(["dispatch"])
+        .env("HOME", home.path())
+        .env("CLAUDE_PROJECT_DIR", dir.path())
+        .env("DUMP", dir.path())
+        .cwd(dir.path())
+        .stdin(b"{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Wri".to_vec())
+        .run();
+    assert_eq!(output.code, Some(2), "{output:?}");
+    assert!(output.stderr.contains("`protect-paths` denies"), "{}", output.stderr);
+}

@@ -76,12 +76,13 @@ pub enum PatchOp {
 /// `hookmux dispatch --host codex`.
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse_bytes(stdin);
+    // Codex's trust of the project: for an unreadable event, of the project around dispatch.
+    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
     if let Some(error) = event.parse_error() {
-        return super::answer::unreadable(error, world, options);
+        return super::answer::unreadable(error, world, &options);
     }
     let event = with_transcript(event, world);
     let decoded = decode(&event);
-    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
     match dispatch::dispatch(&decoded.events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
         Err(why) => super::answer::not_run(&why),
