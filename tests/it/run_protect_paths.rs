@@ -72,7 +72,11 @@ fn an_event_it_cannot_read_is_denied_not_passed() {
     for stdin in [event[..event.len() / 2].to_string(), "{not json".to_string(), String::new()] {
         let out = run(dir.path(), stdin.clone(), &[]);
         assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""), "{stdin:?}");
-        assert!(out.stderr.contains("could not be read") && out.stderr.contains("`protect-paths` denies"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("could not be read") && out.stderr.contains("`protect-paths` denies"),
+            "{}",
+            out.stderr
+        );
     }
 }
 
