@@ -179,7 +179,8 @@ pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> R
 
 /// Runs plans already made (by [`dispatch`], or by `dry-run --exec`, which shows them first)
 /// and folds their outcomes into one verdict. `dry`: built-ins write no state, and every notice
-/// is told (a dry run writes no markers).
+/// is told (a dry run writes no markers). Either way, a few notices are told in full and the
+/// rest counted.
 pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, dry: bool) -> Result<Verdict, NotRun> {
     let (first, _) = planned.first().ok_or(NotRun::NoEvent)?;
     if let Some((_, plan)) = planned.iter().find(|(_, plan)| plan.event.is_none()) {
@@ -207,6 +208,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         run.collect(event, plan, setup, world, &teller);
     }
+    run.notices.extend(teller.summary());
     let kind = kind.ok_or(NotRun::NoEvent)?;
     let labelled = run.labelled();
     let mut combined = combine::combine(kind, &hook_name, &labelled);
@@ -244,7 +246,7 @@ struct Collected {
 
 impl Collected {
     /// Runs one plan's handlers and appends their outcomes.
-    fn collect(&mut self, event: &Event, plan: &Plan<'_>, setup: &Setup, world: &World, teller: &Teller<'_>) {
+    fn collect(&mut self, event: &Event, plan: &Plan<'_>, setup: &Setup, world: &World, teller: &Teller) {
         let Some(kind) = plan.event else { return };
         if plan.handlers.is_empty() {
             return;

@@ -1,13 +1,17 @@
 //! dispatch's own problems, told to the user: a settings file it could not read, a handler it
 //! could not run, output it had to drop. Each is a [`Notice`], worded in one place, and most are
-//! told once per session rather than on every event.
+//! told once per session rather than on every event; one event tells a few in full and counts
+//! the rest ([`Teller::summary`]).
 
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::select::matcher;
 use crate::engine::select::plan::Plan;
 use hookmux_sdk::Env;
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::fmt;
-use std::hash::{Hash, Hasher};
+use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -112,62 +116,169 @@ impl fmt::Display for Notice {
     }
 }
 
-/// Decides which notices to tell: all of them in a dry run (which writes nothing), else each
-/// once per session.
-pub struct Teller<'a> {
-    env: &'a Env,
-    session: Option<&'a str>,
-    dry: bool,
+/// How many once-per-session notices one event tells in full; the rest are counted in one line.
+pub const TOLD_IN_FULL: usize = 10;
+
+/// `5994` as `5,994`.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
-impl<'a> Teller<'a> {
-    pub fn new(env: &'a Env, session: Option<&'a str>, dry: bool) -> Teller<'a> {
-        Teller { env, session, dry }
+/// Decides which notices to tell: all of them in a dry run (which writes nothing), else each
+/// once per session. Of those, one event tells [`TOLD_IN_FULL`] in full and withholds the rest
+/// for [`Teller::summary`], so that a file of thousands of bad entries gives a message a person
+/// reads, not megabytes of it. Notices told on every event are never withheld.
+pub struct Teller {
+    dry: bool,
+    /// What this session was told already; `None` without a session (then everything is told).
+    ledger: Option<Ledger>,
+    told_in_full: Cell<usize>,
+    withheld: Cell<usize>,
+    /// The first withheld notice: when it is the only one, it is told instead of a count.
+    first_withheld: RefCell<Option<String>>,
+}
+
+impl Teller {
+    pub fn new(env: &Env, session: Option<&str>, dry: bool) -> Teller {
+        let session = session.filter(|s| !s.is_empty() && !dry);
+        Teller {
+            dry,
+            ledger: session.map(|session| Ledger::open(env, session)),
+            told_in_full: Cell::new(0),
+            withheld: Cell::new(0),
+            first_withheld: RefCell::new(None),
+        }
     }
 
     /// The notice's text when it is to be told now.
     pub fn tell(&self, notice: &Notice) -> Option<String> {
         let text = notice.to_string();
-        (self.dry || notice.is_per_event() || first_report(self.env, self.session, &text)).then_some(text)
+        if notice.is_per_event() {
+            return Some(text);
+        }
+        if !(self.dry || self.ledger.as_ref().is_none_or(|l| l.first_time(&text))) {
+            return None;
+        }
+        if self.told_in_full.get() < TOLD_IN_FULL {
+            self.told_in_full.set(self.told_in_full.get() + 1);
+            return Some(text);
+        }
+        self.withheld.set(self.withheld.get() + 1);
+        self.first_withheld.borrow_mut().get_or_insert(text);
+        None
+    }
+
+    /// What stands for the withheld notices, told last: the one itself when it is only one (as
+    /// short as a count), else how many there are and where to see them. They count as told.
+    pub fn summary(&self) -> Option<String> {
+        match self.withheld.get() {
+            0 => None,
+            1 => self.first_withheld.borrow().clone(),
+            more => Some(format!(
+                "hookmux: … and {} more problems: run `hookmux hooks validate` to see them all",
+                grouped(more)
+            )),
+        }
     }
 }
 
-/// How long a once-per-session marker is kept: a session resumed later is told again.
+/// How long a session's record of what it was told is kept: a session resumed later is told again.
 const NOTICE_MARKER_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 
-/// Reports a problem of dispatch's own once per session rather than on every event: a marker
-/// file per (session, message) under `$TMPDIR/hookmux-notices-<uid>/`. Without a session, or
-/// when the marker cannot be written, it is always reported. Each new marker clears the
-/// folder of markers older than [`NOTICE_MARKER_AGE`], so it stays as small as the problems of
-/// the last week.
-fn first_report(env: &Env, session: Option<&str>, text: &str) -> bool {
-    let Some(session) = session.filter(|s| !s.is_empty()) else { return true };
-    let safe_session: String = session.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '-').take(64).collect();
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
-    let dir = tmp.join(format!("hookmux-notices-{uid}"));
-    let marker = dir.join(format!("{safe_session}-{:016x}", hasher.finish()));
-    if std::fs::create_dir_all(&dir).is_err() {
-        return true;
+/// The notices one session was told: one file per session, `<session>.told` under
+/// `$TMPDIR/hookmux-notices-<uid>/`, with a line per notice (a hash of its text). It is read
+/// once per dispatch and appended to, a line per write, so that dispatches of one session running
+/// at once lose no line (at worst both tell a new notice). When the file cannot be written, a
+/// notice is told again on the next event rather than never.
+struct Ledger {
+    dir: PathBuf,
+    file: PathBuf,
+    told: RefCell<HashSet<u64>>,
+    /// Opened on the first notice this dispatch tells.
+    appender: RefCell<Option<File>>,
+    /// Folder entries looked at while clearing old files, for tests that count the work.
+    scanned: Cell<usize>,
+}
+
+impl Ledger {
+    fn open(env: &Env, session: &str) -> Ledger {
+        let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let dir = tmp.join(format!("hookmux-notices-{uid}"));
+        let file = dir.join(format!("{}.told", file_stem(session)));
+        let told = std::fs::read_to_string(&file)
+            .map(|text| text.lines().filter_map(|line| u64::from_str_radix(line, 16).ok()).collect())
+            .unwrap_or_default();
+        Ledger { dir, file, told: RefCell::new(told), appender: RefCell::new(None), scanned: Cell::new(0) }
     }
-    match std::fs::OpenOptions::new().write(true).create_new(true).open(&marker) {
-        Ok(_) => {
-            prune_markers(&dir, &marker);
-            true
+
+    /// Whether `text` is new to the session; records it.
+    fn first_time(&self, text: &str) -> bool {
+        let hash = fnv1a(text.as_bytes());
+        if !self.told.borrow_mut().insert(hash) {
+            return false;
         }
-        Err(err) => err.kind() != std::io::ErrorKind::AlreadyExists,
+        self.record(hash);
+        true
+    }
+
+    /// Appends one line; best effort.
+    fn record(&self, hash: u64) {
+        let mut appender = self.appender.borrow_mut();
+        if appender.is_none() {
+            *appender = self.start_appending();
+        }
+        if let Some(file) = appender.as_mut() {
+            let _ = file.write_all(format!("{hash:016x}\n").as_bytes());
+        }
+    }
+
+    /// Opens the session's file for appending, and clears the folder of other sessions' old
+    /// files: once per dispatch that tells something, so the folder stays as small as the last
+    /// week's sessions.
+    fn start_appending(&self) -> Option<File> {
+        std::fs::create_dir_all(&self.dir).ok()?;
+        let file = std::fs::OpenOptions::new().append(true).create(true).open(&self.file).ok()?;
+        self.scanned.set(self.scanned.get() + prune_markers(&self.dir, &self.file));
+        Some(file)
     }
 }
 
-/// Removes the markers in `dir` last changed more than [`NOTICE_MARKER_AGE`] ago, except `keep`.
-/// Best effort: a marker that cannot be read or removed stays.
-fn prune_markers(dir: &Path, keep: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+/// A session id as a file name: itself when it is short and plain (Claude Code's are UUIDs),
+/// else a hash of it.
+fn file_stem(session: &str) -> String {
+    let plain = session.len() <= 64 && session.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if plain {
+        session.to_string()
+    } else {
+        format!("{:016x}", fnv1a(session.as_bytes()))
+    }
+}
+
+/// FNV-1a: the same hash for the same text from every build of hookmux, so that an upgrade in
+/// the middle of a session does not tell its notices again (std's hasher promises no such thing).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Removes the files in `dir` last changed more than [`NOTICE_MARKER_AGE`] ago, except `keep`,
+/// and says how many entries it looked at. Best effort: a file that cannot be read or removed
+/// stays.
+fn prune_markers(dir: &Path, keep: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
     let now = std::time::SystemTime::now();
+    let mut scanned = 0;
     for entry in entries.flatten() {
+        scanned += 1;
         let path = entry.path();
         let old = entry
             .metadata()
@@ -176,5 +287,115 @@ fn prune_markers(dir: &Path, keep: &Path) {
         if old && path != keep {
             let _ = std::fs::remove_file(path);
         }
+    }
+    scanned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::jsonpath::JsonPath;
+
+    fn problems(n: usize) -> Vec<Notice> {
+        (0..n)
+            .map(|i| {
+                let at = JsonPath::root().key("hooks").key("Stop").index(0).key("hooks").index(i);
+                Notice::Settings(Diagnostic::error("s.json", at, "the handler has no `type`"))
+            })
+            .collect()
+    }
+
+    fn env(tmp: &Path) -> Env {
+        let mut env = Env::empty();
+        env.set("TMPDIR", tmp);
+        env
+    }
+
+    fn folder(tmp: &Path) -> Vec<PathBuf> {
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let mut files: Vec<PathBuf> = std::fs::read_dir(tmp.join(format!("hookmux-notices-{uid}")))
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn one_file_per_session_one_line_per_notice_one_scan_per_dispatch() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        let notices = problems(300);
+        let teller = Teller::new(&env, Some("s-1"), false);
+        // Other sessions' files, a week old and newer.
+        let dir = teller.ledger.as_ref().unwrap().dir.clone();
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, days) in [("old.told", 8), ("older-format-0123456789abcdef", 9), ("recent.told", 6)] {
+            let file = File::create(dir.join(name)).unwrap();
+            file.set_modified(std::time::SystemTime::now() - Duration::from_secs(days * 24 * 3600)).unwrap();
+        }
+
+        assert_eq!(notices.iter().filter_map(|n| teller.tell(n)).count(), TOLD_IN_FULL);
+        assert!(teller.summary().is_some_and(|summary| summary.contains("… and 290 more problems")));
+        assert_eq!(teller.tell(&notices[0]), None, "told once in one dispatch too");
+        assert_eq!(teller.ledger.as_ref().unwrap().scanned.get(), 4, "the folder is read once");
+        assert_eq!(folder(tmp.path()), [dir.join("recent.told"), dir.join("s-1.told")]);
+        assert_eq!(std::fs::read_to_string(dir.join("s-1.told")).unwrap().lines().count(), 300);
+
+        let next = Teller::new(&env, Some("s-1"), false);
+        assert_eq!(notices.iter().filter_map(|n| next.tell(n)).count(), 0);
+        assert_eq!(next.ledger.as_ref().unwrap().scanned.get(), 0, "nothing new: nothing written or read");
+        let new = &problems(301)[300];
+        assert!(next.tell(new).is_some());
+        assert_eq!(std::fs::read_to_string(dir.join("s-1.told")).unwrap().lines().count(), 301);
+    }
+
+    #[test]
+    fn dry_runs_and_sessionless_events_tell_everything_and_write_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        let notices = problems(3);
+        for teller in
+            [Teller::new(&env, Some("s"), true), Teller::new(&env, None, false), Teller::new(&env, Some(""), false)]
+        {
+            for _ in 0..2 {
+                assert_eq!(notices.iter().filter_map(|n| teller.tell(n)).count(), 3);
+            }
+        }
+        assert_eq!(folder(tmp.path()), Vec::<PathBuf>::new());
+    }
+
+    #[test]
+    fn an_odd_session_id_is_a_hashed_file_name() {
+        assert_eq!(file_stem("09110fd9-e94d-4dcf-ab61-cd5b8a24d6b2"), "09110fd9-e94d-4dcf-ab61-cd5b8a24d6b2");
+        assert_eq!(file_stem("../../etc/passwd").len(), 16);
+        assert_ne!(file_stem("a/b"), file_stem("a\\b"));
+    }
+
+    #[test]
+    fn a_few_in_full_then_one_line_for_the_rest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        let dropped = Notice::OutputDropped { label: "flood".into(), stream: Stream::Stdout, bytes: 1, kept_mib: 1 };
+        for (session, dry) in [(Some("s"), false), (None, false), (Some("s"), true)] {
+            let teller = Teller::new(&env, session, dry);
+            let told: Vec<String> = problems(6004).iter().filter_map(|n| teller.tell(n)).collect();
+            assert_eq!(told, problems(10).iter().map(Notice::to_string).collect::<Vec<_>>());
+            assert!(teller.tell(&dropped).is_some(), "told on every event, never withheld");
+            assert_eq!(
+                teller.summary().as_deref(),
+                Some("hookmux: … and 5,994 more problems: run `hookmux hooks validate` to see them all")
+            );
+        }
+
+        let teller = Teller::new(&env, None, false);
+        let eleven = problems(11);
+        assert_eq!(eleven.iter().filter_map(|n| teller.tell(n)).count(), 10);
+        assert_eq!(teller.summary(), Some(eleven[10].to_string()), "one more is told, not counted");
+        assert_eq!(Teller::new(&env, None, false).summary(), None);
+        assert_eq!(
+            (grouped(999), grouped(1000), grouped(1_234_567)),
+            ("999".into(), "1,000".into(), "1,234,567".into())
+        );
     }
 }

@@ -9,7 +9,7 @@
 //! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
 
 use crate::engine::config::diagnostic::{Diagnostic, Severity};
-use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile};
+use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::select::matcher::{self, Matcher};
 use crate::engine::select::rule::Rule;
@@ -219,19 +219,7 @@ fn impossible_name(event: HookEvent, name: &str) -> Option<(String, String)> {
 }
 
 fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    if let Some(timeout) = spec.timeout.filter(|t| *t > MAX_SENSIBLE_TIMEOUT) {
-        out.push(
-            Diagnostic::error(
-                &file.path,
-                spec.path.key("timeout"),
-                format!(
-                    "timeout {timeout} looks like milliseconds: timeouts are in seconds, so this is {:.1} hours",
-                    timeout / 3600.0
-                ),
-            )
-            .with_hint(format!("write {}", timeout / 1000.0)),
-        );
-    }
+    out.extend(check_timeout(file, spec));
     if let Some(text) = &spec.if_rule {
         if !event.is_tool_event() {
             out.push(
@@ -276,6 +264,46 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
             .with_hint("keep them in the host's own settings (`hookmux install` leaves them there)"),
         ),
         HookKind::Http { .. } => {}
+    }
+}
+
+/// A timeout longer than dispatch waits, or one that looks like milliseconds.
+fn check_timeout(file: &SettingsFile, spec: &HookSpec) -> Option<Diagnostic> {
+    let timeout = spec.timeout?;
+    let at = spec.path.key("timeout");
+    let longest = MAX_TIMEOUT.as_secs_f64();
+    if timeout > longest {
+        let hint = if timeout / 1000.0 <= MAX_SENSIBLE_TIMEOUT {
+            format!("timeouts are in seconds: for {} milliseconds, write {}", written(timeout), timeout / 1000.0)
+        } else {
+            format!("timeouts are in seconds; write at most {longest}")
+        };
+        let hours = longest / 3600.0;
+        let message = format!(
+            "timeout {} is more than the {longest} s ({hours} hours) hookmux waits at most, so it waits {hours} hours",
+            written(timeout)
+        );
+        return Some(Diagnostic::error(&file.path, at, message).with_hint(hint));
+    }
+    (timeout > MAX_SENSIBLE_TIMEOUT).then(|| {
+        Diagnostic::error(
+            &file.path,
+            at,
+            format!(
+                "timeout {timeout} looks like milliseconds: timeouts are in seconds, so this is {:.1} hours",
+                timeout / 3600.0
+            ),
+        )
+        .with_hint(format!("write {}", timeout / 1000.0))
+    })
+}
+
+/// A number of seconds as a reader would write it: `90000`, but `1e20` rather than 21 digits.
+fn written(seconds: f64) -> String {
+    if seconds < 1e15 {
+        seconds.to_string()
+    } else {
+        format!("{seconds:e}")
     }
 }
 

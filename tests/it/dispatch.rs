@@ -516,3 +516,96 @@ fn command_line_mistakes_exit_1_never_2() {
         assert_eq!(Hookmux::new(args.clone()).run().code, Some(0), "{args:?}");
     }
 }
+
+#[test]
+fn huge_timeouts_neither_panic_nor_skip_the_hooks() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([
+            {"type": "command", "command": "echo spawned > spawned.txt", "timeout": 1e20},
+            {"type": "command", "command": "hookmux run protect-paths --deny 'notes.*'", "timeout": 1e19},
+            {"type": "command", "command": "echo also > also.txt", "timeout": 1e308}
+        ]),
+    ));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+    assert_eq!((project.read("spawned.txt"), project.read("also.txt")), ("spawned\n".into(), "also\n".into()));
+}
+
+/// The files in the folder of once-per-session markers.
+fn notice_markers(tmp: &Path) -> Vec<String> {
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    match std::fs::read_dir(tmp.join(format!("hookmux-notices-{uid}"))) {
+        Ok(entries) => entries.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[test]
+fn many_settings_problems_are_told_as_a_short_summary_with_one_marker_per_session() {
+    let mut handlers = vec![command("echo kept > kept.txt")];
+    handlers.extend(std::iter::repeat_n(json!({}), 1200));
+    let project = Project::new(hooks("PreToolUse", Value::Array(handlers)));
+
+    let first = project.dispatch(project.bash_event());
+    assert_eq!(first.code, Some(0));
+    assert_eq!(project.read("kept.txt"), "kept\n");
+    let message = first.json()["systemMessage"].as_str().unwrap().to_string();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(lines.len(), 11, "ten problems and a summary: {message}");
+    assert!(lines[0].contains("hooks.PreToolUse[0].hooks[1]: the handler has no `type`"), "{message}");
+    assert_eq!(lines[10], "hookmux: … and 1,190 more problems: run `hookmux hooks validate` to see them all");
+    assert!(message.len() < 2500, "{} bytes: {message}", message.len());
+    assert_eq!(first.stderr.lines().count(), 11, "{}", first.stderr);
+    assert_eq!(notice_markers(project.path()).len(), 1, "one marker file for the session");
+
+    let again = project.dispatch(project.bash_event());
+    assert_eq!(again.stdout, "", "all of them were told in this session, the summarised ones too");
+    assert_eq!(notice_markers(project.path()).len(), 1);
+
+    let mut other = project.bash_event();
+    other["session_id"] = json!("another-session");
+    let other = project.dispatch(other);
+    assert_eq!(other.json()["systemMessage"].as_str().unwrap().lines().count(), 11);
+    assert_eq!(notice_markers(project.path()).len(), 2);
+}
+
+#[test]
+fn a_dry_run_tells_every_problem_again_in_the_same_short_summary() {
+    let mut handlers = vec![command("true")];
+    handlers.extend(std::iter::repeat_n(json!({"type": "command"}), 30));
+    let project = Project::new(hooks("PreToolUse", Value::Array(handlers)));
+    std::fs::write(project.file("event.json"), project.bash_event().to_string()).unwrap();
+    project.dispatch(project.bash_event());
+    let dry = Hookmux::new(["dry-run", "--exec", "--json", "--settings", project.file("hooks.json").to_str().unwrap()])
+        .args_push([project.file("event.json").to_str().unwrap()])
+        .env("TMPDIR", project.path())
+        .cwd(project.path())
+        .run();
+    let answer: Value = serde_json::from_str(dry.json()[0]["answer"]["stdout"].as_str().unwrap()).unwrap();
+    let message = answer["systemMessage"].as_str().unwrap();
+    assert_eq!(message.lines().count(), 11, "{message}");
+    assert!(message.ends_with("… and 20 more problems: run `hookmux hooks validate` to see them all"), "{message}");
+    assert_eq!(notice_markers(project.path()).len(), 1, "the dispatch's; a dry run writes none");
+}
+
+#[test]
+fn problems_told_on_every_event_are_never_cut_from_the_summary() {
+    let mut handlers = vec![command("echo kept > kept.txt")];
+    handlers.extend(std::iter::repeat_n(json!({}), 30));
+    let project = Project::new(hooks("PreToolUse", Value::Array(handlers)));
+    let missing = project.file("missing.json");
+    for round in 0..2 {
+        let mut event = project.bash_event();
+        event["cwd"] = Value::from(project.path().to_str().unwrap());
+        let out = project.command().args_push(["--settings", missing.to_str().unwrap()]).stdin(event.to_string()).run();
+        let message = out.json()["systemMessage"].as_str().unwrap().to_string();
+        let named = message.lines().filter(|l| l.contains("missing.json") && l.contains("does not exist")).count();
+        assert_eq!(named, 1, "round {round}: {message}");
+        let expected = if round == 0 { 12 } else { 1 };
+        assert_eq!(message.lines().count(), expected, "round {round}: {message}");
+    }
+    assert_eq!(project.read("kept.txt"), "kept\n");
+}

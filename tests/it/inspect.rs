@@ -119,3 +119,53 @@ fn dry_run_of_a_real_payload_and_a_bad_fixture() {
         );
     });
 }
+
+/// A timeout larger than any wait (1e20 seconds) is read as the longest dispatch waits: listed
+/// and shown as such, and reported by `validate` with its file, JSON path and what to write.
+#[test]
+fn huge_timeouts_are_clamped_and_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let settings = tmp.path().join("huge.json");
+    let hooks = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "echo spawned", "timeout": 1e20},
+        {"type": "command", "command": "hookmux run protect-paths", "timeout": 1e19}
+    ]}]}});
+    std::fs::write(&settings, hooks.to_string()).unwrap();
+    let hookmux = |args: &[&str]| {
+        Hookmux::new(args.iter().copied())
+            .args_push(["--settings", settings.to_str().unwrap()])
+            .env("CLAUDE_PROJECT_DIR", tmp.path())
+            .cwd(tmp.path())
+            .run()
+    };
+    let event = fixture("events/short/bash-git.json");
+
+    let list = hookmux(&["hooks", "list", "--json"]);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    let timeouts: Vec<f64> = list.json()["events"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["timeout_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(timeouts, [86400.0, 86400.0]);
+
+    let dry = hookmux(&["dry-run", "--exec", "--json", event.to_str().unwrap()]);
+    assert_eq!(dry.code, Some(0), "{}", dry.stderr);
+    let handlers = dry.json()[0]["handlers"].clone();
+    assert_eq!(handlers[0]["timeout_s"], 86400.0, "{handlers}");
+    assert_eq!(handlers[0]["result"]["exit_code"], 0, "{handlers}");
+    assert_eq!(handlers[1]["result"]["outcome"]["kind"], "answered", "{handlers}");
+
+    let validate = hookmux(&["hooks", "validate"]);
+    assert_eq!(validate.code, Some(1), "{}", validate.stdout);
+    for at in ["hooks.PreToolUse[0].hooks[0].timeout", "hooks.PreToolUse[0].hooks[1].timeout"] {
+        let line =
+            validate.stdout.lines().position(|l| l.contains(at)).unwrap_or_else(|| panic!("{at}: {}", validate.stdout));
+        let said: Vec<&str> = validate.stdout.lines().skip(line).take(3).collect();
+        assert!(said[0].contains("huge.json:1:"), "{said:?}");
+        assert!(said[1].contains("more than the 86400 s (24 hours) hookmux waits at most"), "{said:?}");
+        assert!(said[2].contains("hint: timeouts are in seconds"), "{said:?}");
+    }
+    assert!(!validate.stdout.contains("looks like milliseconds"), "one problem, one message: {}", validate.stdout);
+}

@@ -7,6 +7,12 @@ use hookmux_sdk::HookEvent;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The longest dispatch waits for one hook. A larger `timeout` is read as this: far beyond any
+/// hook's useful wait, and small enough that no clock overflows adding it (`1e20` seconds is
+/// more than a `Duration` holds, and `1e19` more than an `Instant` can be moved by).
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 
 /// Where a settings file sits in Claude Code's order (user → project → local → flag → managed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -86,11 +92,24 @@ pub struct HookSpec {
     pub kind: HookKind,
     /// The `if` permission rule, e.g. `Bash(git *)`.
     pub if_rule: Option<String>,
-    /// Seconds, as written.
+    /// Seconds, as written; [`HookSpec::wait`] is what dispatch waits.
     pub timeout: Option<f64>,
     pub status_message: Option<String>,
     pub once: bool,
     pub path: JsonPath,
+}
+
+impl HookSpec {
+    /// The `timeout` as dispatch waits it: at most [`MAX_TIMEOUT`].
+    pub fn wait(&self) -> Option<Duration> {
+        self.timeout.map(clamp_timeout)
+    }
+}
+
+/// Seconds as a wait of at most [`MAX_TIMEOUT`], for any number (what is not a positive number
+/// of seconds waits the most).
+pub fn clamp_timeout(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds).map_or(MAX_TIMEOUT, |wait| wait.min(MAX_TIMEOUT))
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -62,11 +62,7 @@ pub fn list(sources: &Sources) -> Listing<'_> {
                     Gate::ManagedOnly { .. } => None,
                     Gate::Nothing { because } => Some(because.clone()),
                 };
-                let timeout = origin
-                    .spec
-                    .timeout
-                    .map(Duration::from_secs_f64)
-                    .unwrap_or_else(|| plan::default_timeout(origin.spec, event));
+                let timeout = origin.spec.wait().unwrap_or_else(|| plan::default_timeout(origin.spec, event));
                 Listed { origin, matchers, timeout, duplicates: all.into_iter().map(|(o, _)| o).collect(), off }
             })
             .collect();
@@ -105,5 +101,16 @@ mod tests {
         assert_eq!(pre[0].duplicates.len(), 1);
         assert!(pre[0].off.as_deref().unwrap().contains("disableAllHooks"));
         assert_eq!(listing.events[1].0, HookEvent::Stop);
+    }
+
+    #[test]
+    fn huge_timeouts_are_listed_as_the_day_dispatch_waits() {
+        let file = SettingsFile::parse(
+            Path::new("p.json"),
+            Scope::Project,
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify", "timeout": 1e20}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        assert_eq!(list(&sources).events[0].1[0].timeout, Duration::from_secs(24 * 3600));
     }
 }

@@ -4,7 +4,7 @@
 //! This is a pure function, with no I/O, so that `dry-run`, `hooks list` and tests can show it
 //! without running anything.
 
-use crate::engine::config::settings::{Group, HookKind, HookSpec, Scope, SettingsFile};
+use crate::engine::config::settings::{Group, HookKind, HookSpec, Scope, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::select::builtin::{self, BuiltinCall};
 use crate::engine::select::matcher::{self, Verdict};
@@ -295,9 +295,9 @@ pub(crate) fn default_timeout(spec: &HookSpec, event: HookEvent) -> Duration {
 
 fn assign_timeouts(handlers: &mut [Planned<'_>], kind: HookEvent, options: &PlanOptions) {
     let default = |spec: &HookSpec| default_timeout(spec, kind);
-    let configured = |spec: &HookSpec| spec.timeout.map(Duration::from_secs_f64);
+    let configured = |spec: &HookSpec| spec.wait();
     if kind == HookEvent::SessionEnd {
-        let budget = options.session_end_budget.unwrap_or_else(|| {
+        let budget = options.session_end_budget.map(|budget| budget.min(MAX_TIMEOUT)).unwrap_or_else(|| {
             let largest = handlers.iter().filter_map(|h| configured(h.origin.spec)).max().unwrap_or_default();
             largest.clamp(Duration::from_millis(1500), Duration::from_secs(60))
         });

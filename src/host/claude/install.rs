@@ -13,6 +13,7 @@
 //! on the next turn).
 
 use crate::engine::config::entry::{self, DispatchEntry};
+use crate::engine::config::settings::MAX_TIMEOUT;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -234,7 +235,7 @@ fn entry_timeout(event: &str, groups: &[Value]) -> Option<u64> {
         .iter()
         .filter_map(|g| g.get("hooks").and_then(Value::as_array))
         .flatten()
-        .map(|h| h.get("timeout").and_then(Value::as_f64));
+        .map(|h| h.get("timeout").and_then(Value::as_f64).map(|t| t.min(MAX_TIMEOUT.as_secs_f64())));
     if event == "SessionEnd" {
         return timeouts
             .flatten()

@@ -257,3 +257,32 @@ fn malformed_and_unknown_events_plan_nothing_and_say_why() {
     let p = plan(&Event::parse(r#"{"hook_event_name": "Bogus"}"#), &sources, &options());
     assert!(p.problem.unwrap().contains("`Bogus`"));
 }
+
+#[test]
+fn huge_timeouts_wait_at_most_a_day() {
+    let day = Duration::from_secs(24 * 3600);
+    let sources = Sources::from_files(vec![file(
+        Scope::Project,
+        "p",
+        r#"{"hooks": {
+            "PreToolUse": [{"hooks": [
+                {"type": "command", "command": "a", "timeout": 1e20},
+                {"type": "command", "command": "b", "timeout": 1e19},
+                {"type": "command", "command": "c", "timeout": 9.4e18},
+                {"type": "command", "command": "d", "timeout": 1e308},
+                {"type": "command", "command": "hookmux run protect-paths", "timeout": 1e19},
+                {"type": "command", "command": "e", "timeout": 90000},
+                {"type": "command", "command": "f", "timeout": 86399.5}
+            ]}],
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "q", "timeout": 1e20}]}]
+        }}"#,
+    )]);
+    let timeouts: Vec<_> = plan(&bash("ls"), &sources, &options()).handlers.iter().map(|h| h.timeout).collect();
+    assert_eq!(timeouts, [day, day, day, day, day, day, Duration::from_secs_f64(86399.5)]);
+
+    let end = event(json!({"hook_event_name": "SessionEnd", "reason": "other"}));
+    assert_eq!(plan(&end, &sources, &options()).handlers[0].timeout, Duration::from_secs(60));
+    let mut budget = options();
+    budget.session_end_budget = Some(Duration::from_millis(u64::MAX));
+    assert_eq!(plan(&end, &sources, &budget).handlers[0].timeout, day);
+}

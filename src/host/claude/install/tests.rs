@@ -143,6 +143,17 @@ fn reinstalling_changes_nothing() {
 }
 
 #[test]
+fn huge_timeouts_give_an_entry_timeout_of_the_longest_wait() {
+    let settings = r#"{"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "a", "timeout": 1e20}]}],
+        "SessionEnd": [{"hooks": [{"type": "command", "command": "b", "timeout": 1e308}]}]
+    }}"#;
+    let installed = json(&install(settings, &layout()).unwrap().settings_text);
+    assert_eq!(installed["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"], 86405);
+    assert_eq!(installed["hooks"]["SessionEnd"][0]["hooks"][0]["timeout"], 86400);
+}
+
+#[test]
 fn refusals_leave_files_alone() {
     assert!(matches!(install("{ nope", &layout()), Err(Refusal::InvalidSettings { .. })));
     assert!(matches!(install(r#"{"model": "x"}"#, &layout()), Err(Refusal::NoHooks { .. })));
