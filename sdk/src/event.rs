@@ -4,9 +4,14 @@
 //! handed on to child hooks unchanged) and offers typed accessors over it. Unknown fields are kept;
 //! a missing or mistyped field reads as `None`, never as a panic.
 
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 macro_rules! hook_events {
     ($($variant:ident),+ $(,)?) => {
@@ -123,15 +128,30 @@ impl fmt::Display for HookEvent {
     }
 }
 
+/// How deep the parsed [`Event::fields`] go. A value nested deeper (an MCP call's input can be
+/// nested as deep as the model likes) is kept as the host's JSON text and reads as `null` in the
+/// fields: no limit of the JSON reader turns away an event, and nothing walks a tree deep enough
+/// to overflow the stack. The hooks' stdin carries such values unchanged.
+pub const FIELD_DEPTH: usize = 64;
+
 /// One hook event as the host sent it.
 ///
 /// `Event` never fails to exist: a payload that is not a JSON object (or not JSON at all) is kept
 /// as raw text with [`Event::parse_error`] set, and every accessor then reads `None`. Handlers
-/// decide what a malformed event means for them, which is almost always "do nothing".
+/// decide what a malformed event means for them, which is almost always "do nothing" (a guard
+/// says otherwise: see [`Handler::guards`](crate::Handler::guards)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    raw: String,
+    /// The payload as text; bytes that are not UTF-8 read as U+FFFD here.
+    raw: Arc<str>,
+    /// The host's bytes, when they are not UTF-8 (then `raw` is not them).
+    bytes: Option<Arc<[u8]>>,
+    /// Parsed from what the host sent, rather than built from fields.
+    received: bool,
     fields: Map<String, Value>,
+    /// Values nested deeper than [`FIELD_DEPTH`], as the host's JSON text, by JSON pointer; each
+    /// reads as `null` in `fields`.
+    deep: Arc<BTreeMap<String, String>>,
     parse_error: Option<String>,
 }
 
@@ -139,30 +159,114 @@ impl Event {
     /// Parses a payload. Invalid JSON, or JSON that is not an object, gives an event with no
     /// fields and a [`parse_error`](Event::parse_error).
     pub fn parse(raw: &str) -> Event {
+        Event::parse_text(raw.into(), None)
+    }
+
+    /// Parses the bytes a host wrote. Bytes that are not UTF-8 read as U+FFFD in the fields, and
+    /// [`raw_bytes`](Event::raw_bytes) keeps them as they came.
+    pub fn parse_bytes(bytes: Vec<u8>) -> Event {
+        match String::from_utf8(bytes) {
+            Ok(text) => Event::parse_text(text.into(), None),
+            Err(err) => {
+                let bytes: Arc<[u8]> = err.into_bytes().into();
+                Event::parse_text(String::from_utf8_lossy(&bytes).into(), Some(bytes))
+            }
+        }
+    }
+
+    fn parse_text(raw: Arc<str>, bytes: Option<Arc<[u8]>>) -> Event {
+        let mut deep = BTreeMap::new();
         let parsed = if raw.trim().is_empty() {
             Err("the event is empty".to_string())
         } else {
-            match serde_json::from_str::<Value>(raw) {
+            let mut read = read_shallow(&raw, &mut deep);
+            if read.is_err() {
+                // A string holding half a surrogate pair is valid JSON (JavaScript writes one as
+                // `\ud800`) that serde_json will not read: the fields get U+FFFD in its place.
+                if let Some(text) = without_lone_surrogates(&raw) {
+                    deep.clear();
+                    read = read_shallow(&text, &mut deep);
+                }
+            }
+            match read {
                 Ok(Value::Object(fields)) => Ok(fields),
                 Ok(other) => Err(format!("the event is a JSON {}, not an object", json_kind(&other))),
                 Err(err) => Err(format!("the event is not valid JSON: {err}")),
             }
         };
         match parsed {
-            Ok(fields) => Event { raw: raw.to_string(), fields, parse_error: None },
-            Err(message) => Event { raw: raw.to_string(), fields: Map::new(), parse_error: Some(message) },
+            Ok(fields) => Event { raw, bytes, received: true, fields, deep: Arc::new(deep), parse_error: None },
+            Err(message) => Event {
+                raw,
+                bytes,
+                received: true,
+                fields: Map::new(),
+                deep: Arc::default(),
+                parse_error: Some(message),
+            },
         }
     }
 
     /// An event built from fields (tests, fixtures, host adapters).
     pub fn from_fields(fields: Map<String, Value>) -> Event {
         let raw = Value::Object(fields.clone()).to_string();
-        Event { raw, fields, parse_error: None }
+        Event { raw: raw.into(), bytes: None, received: false, fields, deep: Arc::default(), parse_error: None }
     }
 
-    /// The payload exactly as received.
+    /// An event built from fields taken from this one (a host adapter's translation): values too
+    /// deep for the fields that are still where they were read come back into its JSON.
+    pub fn with_fields(&self, fields: Map<String, Value>) -> Event {
+        self.translated(fields, &[("", "")])
+    }
+
+    /// An event built from fields taken from this one, some of them moved: `moves` are JSON
+    /// pointers, each `(from, to)` taking a value too deep for the fields from under `from` in
+    /// this event to under `to` in the new one (OpenCode's `/output/args` is Claude's
+    /// `/tool_input`). Deep values under no `from` are left out.
+    pub fn translated(&self, fields: Map<String, Value>, moves: &[(&str, &str)]) -> Event {
+        if self.deep.is_empty() {
+            return Event::from_fields(fields);
+        }
+        let mut deep = BTreeMap::new();
+        for (pointer, text) in self.deep.iter() {
+            let moved = moves.iter().find_map(|(from, to)| {
+                let rest = pointer.strip_prefix(from)?;
+                (rest.is_empty() || rest.starts_with('/')).then(|| format!("{to}{rest}"))
+            });
+            if let Some(moved) = moved {
+                deep.insert(moved, text.clone());
+            }
+        }
+        let raw = splice(&fields, &deep);
+        Event { raw: raw.into(), bytes: None, received: false, fields, deep: Arc::new(deep), parse_error: None }
+    }
+
+    /// The payload as text: as received for a parsed event (with U+FFFD for bytes that are not
+    /// UTF-8), the JSON of the fields for a built one.
     pub fn raw(&self) -> &str {
         &self.raw
+    }
+
+    /// The payload exactly as received, byte for byte: what command hooks get on stdin under a
+    /// host whose events need no translation.
+    pub fn raw_bytes(&self) -> &[u8] {
+        self.bytes.as_deref().unwrap_or(self.raw.as_bytes())
+    }
+
+    /// What a command hook gets on stdin: the host's bytes unchanged for an event as received;
+    /// for one built from fields (a host adapter's translation), its JSON and a newline. Shared
+    /// with the event rather than copied: an event can be as large as the host can send.
+    pub fn hook_stdin(&self) -> Arc<[u8]> {
+        match (&self.bytes, self.received) {
+            (Some(bytes), true) => bytes.clone(),
+            (None, true) => Arc::<[u8]>::from(self.raw.clone()),
+            (_, false) => {
+                let mut stdin = Vec::with_capacity(self.raw.len() + 1);
+                stdin.extend_from_slice(self.raw.as_bytes());
+                stdin.push(b'\n');
+                stdin.into()
+            }
+        }
     }
 
     /// Why the payload could not be read as a JSON object, if it could not.
@@ -170,17 +274,21 @@ impl Event {
         self.parse_error.as_deref()
     }
 
-    /// The payload's fields, in the host's order.
+    /// The payload's fields, in the host's order. Values nested deeper than [`FIELD_DEPTH`]
+    /// read as `null`.
     pub fn fields(&self) -> &Map<String, Value> {
         &self.fields
     }
 
-    /// The payload as compact JSON in the host's key order: what child hooks get on stdin.
+    /// The payload as compact JSON in the host's key order, deep values included.
     pub fn to_compact_json(&self) -> String {
         if self.parse_error.is_some() {
             return self.raw.trim().to_string();
         }
-        Value::Object(self.fields.clone()).to_string()
+        if self.deep.is_empty() {
+            return Value::Object(self.fields.clone()).to_string();
+        }
+        splice(&self.fields, &self.deep)
     }
 
     /// Any top-level field.
@@ -293,6 +401,196 @@ pub fn json_kind(value: &Value) -> &'static str {
     }
 }
 
+fn read_shallow(text: &str, deep: &mut BTreeMap<String, String>) -> serde_json::Result<Value> {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let seed = Shallow { depth: 0, pointer: &mut String::new(), deep };
+    let value = seed.deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(value)
+}
+
+/// `text` with every `\u` escape of a lone surrogate made `\ufffd`, or `None` when it has none.
+fn without_lone_surrogates(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| {
+        let hex = bytes.get(at..at + 6).filter(|e| e.starts_with(b"\\u"))?;
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let mut lone = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] != b'\\' {
+            at += 1;
+            continue;
+        }
+        match unit(at) {
+            Some(0xD800..=0xDBFF) if matches!(unit(at + 6), Some(0xDC00..=0xDFFF)) => at += 12,
+            Some(0xD800..=0xDFFF) => {
+                lone.push(at);
+                at += 6;
+            }
+            Some(_) => at += 6,
+            // Any other escape is two characters: `\\` must not start one with its second.
+            None => at += 2,
+        }
+    }
+    if lone.is_empty() {
+        return None;
+    }
+    let mut fixed = text.as_bytes().to_vec();
+    for at in lone {
+        fixed[at..at + 6].copy_from_slice(b"\\ufffd");
+    }
+    String::from_utf8(fixed).ok()
+}
+
+/// Reads a JSON value as a [`Value`] down to [`FIELD_DEPTH`], and below that as the text it is:
+/// serde_json skips over a value it keeps as text without recursing, so depth costs no stack.
+struct Shallow<'a> {
+    depth: usize,
+    pointer: &'a mut String,
+    deep: &'a mut BTreeMap<String, String>,
+}
+
+impl<'de> DeserializeSeed<'de> for Shallow<'_> {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        if self.depth < FIELD_DEPTH {
+            return deserializer.deserialize_any(self);
+        }
+        let raw = Box::<RawValue>::deserialize(deserializer)?;
+        if raw.get().starts_with(['[', '{']) {
+            self.deep.insert(self.pointer.clone(), raw.get().to_string());
+            return Ok(Value::Null);
+        }
+        serde_json::from_str(raw.get()).map_err(serde::de::Error::custom)
+    }
+}
+
+impl<'de> Visitor<'de> for Shallow<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        let len = self.pointer.len();
+        loop {
+            self.pointer.truncate(len);
+            self.pointer.push('/');
+            self.pointer.push_str(&items.len().to_string());
+            let seed = Shallow { depth: self.depth + 1, pointer: &mut *self.pointer, deep: &mut *self.deep };
+            match seq.next_element_seed(seed)? {
+                Some(item) => items.push(item),
+                None => break,
+            }
+        }
+        self.pointer.truncate(len);
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        let len = self.pointer.len();
+        while let Some(key) = map.next_key::<String>()? {
+            self.pointer.truncate(len);
+            push_token(self.pointer, &key);
+            let seed = Shallow { depth: self.depth + 1, pointer: &mut *self.pointer, deep: &mut *self.deep };
+            let value = map.next_value_seed(seed)?;
+            fields.insert(key, value);
+        }
+        self.pointer.truncate(len);
+        Ok(Value::Object(fields))
+    }
+}
+
+/// Appends `/key` to a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`).
+fn push_token(pointer: &mut String, key: &str) {
+    pointer.push('/');
+    pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+}
+
+/// The JSON of `fields` with the values kept as text back where they were read: a `null` at a
+/// pointer of `deep` is that text.
+fn splice(fields: &Map<String, Value>, deep: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    write_object(&mut out, fields, &mut String::new(), deep);
+    out
+}
+
+fn write_object(out: &mut String, fields: &Map<String, Value>, pointer: &mut String, deep: &BTreeMap<String, String>) {
+    let len = pointer.len();
+    out.push('{');
+    for (index, (key, value)) in fields.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        out.push_str(&Value::from(key.as_str()).to_string());
+        out.push(':');
+        push_token(pointer, key);
+        write_value(out, value, pointer, deep);
+        pointer.truncate(len);
+    }
+    out.push('}');
+}
+
+fn write_value(out: &mut String, value: &Value, pointer: &mut String, deep: &BTreeMap<String, String>) {
+    match value {
+        Value::Null => out.push_str(deep.get(pointer.as_str()).map_or("null", String::as_str)),
+        Value::Object(fields) => write_object(out, fields, pointer, deep),
+        Value::Array(items) => {
+            let len = pointer.len();
+            out.push('[');
+            for (index, item) in items.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                pointer.push('/');
+                pointer.push_str(&index.to_string());
+                write_value(out, item, pointer, deep);
+                pointer.truncate(len);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,6 +617,41 @@ mod tests {
     fn compact_json_keeps_key_order() {
         let event = Event::parse(r#"{ "z": 1, "a": {"y": 2, "b": 3} }"#);
         assert_eq!(event.to_compact_json(), r#"{"z":1,"a":{"y":2,"b":3}}"#);
+    }
+
+    #[test]
+    fn depth_beyond_the_fields_is_kept_as_text() {
+        let depth = 200_000;
+        let deep = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let raw = format!(r#"{{"hook_event_name":"PreToolUse","tool_input":{{"file_path":".env","x":{deep}}},"z":1}}"#);
+        let event = Event::parse(&raw);
+        assert_eq!(event.parse_error(), None);
+        assert_eq!(event.tool_input_str("file_path"), Some(".env"));
+        assert_eq!(event.to_compact_json(), raw);
+        let translated = event.with_fields(event.fields().clone());
+        assert_eq!(translated.raw(), raw);
+        let mut fields = Map::new();
+        fields.insert("args".into(), event.fields()["tool_input"].clone());
+        let moved = event.translated(fields, &[("/tool_input", "/args")]);
+        assert_eq!(moved.raw(), format!(r#"{{"args":{{"file_path":".env","x":{deep}}}}}"#));
+        // Built from the fields alone, the deep value is the null it reads as.
+        assert!(Event::from_fields(event.fields().clone()).raw().len() < 1000);
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_replacement_characters() {
+        let event = Event::parse(r#"{"prompt":"a\ud800b\\ud800\ud83d\ude00\udc00"}"#);
+        assert_eq!(event.parse_error(), None);
+        assert_eq!(event.prompt(), Some("a\u{fffd}b\\ud800\u{1f600}\u{fffd}"));
+        assert_eq!(without_lone_surrogates(r#"{"a":"\\ud800"}"#), None);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_kept() {
+        let bytes = b"{\"prompt\":\"a\xffb\"}".to_vec();
+        let event = Event::parse_bytes(bytes.clone());
+        assert_eq!(event.prompt(), Some("a\u{fffd}b"));
+        assert_eq!(event.raw_bytes(), bytes);
     }
 
     #[test]

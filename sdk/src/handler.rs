@@ -19,6 +19,16 @@ pub trait Handler: Sync + 'static {
 
     /// Answers one event.
     fn handle(&self, cx: &Context) -> anyhow::Result<Answer>;
+
+    /// Whether the handler is a guard: it denies what it cannot approve, so that the model cannot
+    /// get past it by the shape of what it sends. When `hookmux dispatch` cannot read an event
+    /// at all (not JSON, cut off), it cannot tell which hooks the event is for: it skips every
+    /// hook and lets each configured guard deny the event on its behalf, whatever the guard's
+    /// event or matcher. Override to return `true` only for a handler whose whole job is to
+    /// deny; a guard's `handle` itself is then never called with an unreadable event.
+    fn guards(&self) -> bool {
+        false
+    }
 }
 
 /// What a handler is and how to configure it.

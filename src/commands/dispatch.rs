@@ -11,7 +11,7 @@ use std::process::ExitCode;
 pub fn run(options: DispatchOptions, host: Host) -> ExitCode {
     let world = World { env: Env::from_process(), cwd: super::process_cwd() };
     let stdin = super::read_stdin();
-    let encoded = host::dispatch(host, &stdin, &world, &options);
+    let encoded = host::dispatch(host, stdin, &world, &options);
     let _ = std::io::stdout().write_all(encoded.stdout.as_bytes());
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().write_all(encoded.stderr.as_bytes());

@@ -17,18 +17,19 @@ use serde_json::Value;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 
-/// Reads the event from stdin: nothing when stdin is a terminal, lossy UTF-8, at most 64 MiB.
-pub fn read_stdin() -> String {
-    const LIMIT: u64 = 64 << 20;
+/// Reads the event from stdin, all of it, as the bytes the host wrote; nothing when stdin is a
+/// terminal. No size limit: the host's own limit is what it can send, and an event cut short
+/// here would skip the hooks a guard needs.
+pub fn read_stdin() -> Vec<u8> {
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
-        return String::new();
+        return Vec::new();
     }
     let mut bytes = Vec::new();
-    if let Err(err) = stdin.lock().take(LIMIT).read_to_end(&mut bytes) {
+    if let Err(err) = stdin.lock().read_to_end(&mut bytes) {
         eprintln!("hookmux: could not read the event from stdin: {err}");
     }
-    String::from_utf8_lossy(&bytes).into_owned()
+    bytes
 }
 
 /// The process's current folder, or `/` when it no longer exists.

@@ -1,5 +1,6 @@
 //! `hookmux run NAME [ARGS]`: one built-in handler as a hook command, event on stdin.
 
+use crate::engine::dispatch::Unreadable;
 use crate::engine::execute::builtin::{self, Invocation};
 use crate::engine::execute::run::DRY_RUN_MARKER;
 use hookmux_sdk::{Env, Event, Registry};
@@ -21,9 +22,17 @@ pub fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
         eprintln!("hookmux: no handler named `{name}`; the handlers are: {known} (see `hookmux handlers`)");
         return ExitCode::from(1);
     };
-    let event = Event::parse(&super::read_stdin());
-    if let (Some(error), false) = (event.parse_error(), event.raw().trim().is_empty()) {
-        eprintln!("hookmux: {error}; `{name}` sees an empty event");
+    let event = Event::parse_bytes(super::read_stdin());
+    if let Some(error) = event.parse_error() {
+        // The same rule as dispatch's: a guard cannot approve what it cannot read.
+        if handler.guards() {
+            let denial = Unreadable { guards: vec![handler.info().name], skipped: 0 }.denial(error);
+            eprintln!("{}", denial.unwrap_or_default());
+            return ExitCode::from(2);
+        }
+        if !event.raw().trim().is_empty() {
+            eprintln!("hookmux: {error}; `{name}` sees an empty event");
+        }
     }
     let cwd = super::process_cwd();
     let env = Env::from_process();

@@ -8,6 +8,7 @@
 
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::settings::SettingsFile;
+use crate::engine::config::settings::{HookKind, Scope};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
@@ -15,10 +16,11 @@ use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::CAPTURE_CAP;
 use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
 use crate::engine::notice::{Notice, Stream, Teller};
-use crate::engine::select::plan::{self, Plan, PlanOptions};
+use crate::engine::select::builtin;
+use crate::engine::select::plan::{self, Gate, Plan, PlanOptions};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
-use hookmux_sdk::{Env, Event, HookEvent};
+use hookmux_sdk::{Env, Event, HookEvent, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -352,4 +354,74 @@ fn wait_for_detached(writers: Vec<std::thread::JoinHandle<()>>) {
             std::thread::sleep(Duration::from_millis(2));
         }
     }
+}
+
+/// The hooks of an event dispatch cannot read (not JSON, cut off): with no event name or tool to
+/// match, no hook can be matched to it, so none runs. A guard (see `Handler::guards`) cannot
+/// approve what it cannot read: every guard the settings configure, for any event, denies it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The guards' names, once each, in settings order.
+    pub guards: Vec<&'static str>,
+    /// The other hooks, skipped.
+    pub skipped: usize,
+}
+
+impl Unreadable {
+    /// The guards' reason for denying an event that cannot be read (`error` says why), or `None`
+    /// when there are no guards.
+    pub fn denial(&self, error: &str) -> Option<String> {
+        let guards: Vec<String> = self.guards.iter().map(|name| format!("`{name}`")).collect();
+        let deny = match guards.as_slice() {
+            [] => return None,
+            [one] => format!("{one} denies"),
+            many => format!("{} deny", many.join(", ")),
+        };
+        Some(format!(
+            "hookmux: the event could not be read ({error}), so {deny} it: a guard cannot approve what it \
+             cannot read. Retry; if it persists, the host sent an event that is not JSON."
+        ))
+    }
+}
+
+/// What the settings would have run for an event that cannot be read.
+pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
+    let setup = Setup::discover(&Event::from_fields(serde_json::Map::new()), world, options);
+    let registry = Registry::global().ok();
+    let gate = plan::gate(&setup.sources);
+    let mut found = Unreadable::default();
+    // A hook found twice for one event (one file read as two scopes) runs once, as in a plan.
+    let mut seen = Vec::new();
+    for file in setup.sources.files.iter().filter(|f| f.is_usable()) {
+        let allowed = match gate {
+            Gate::All => true,
+            Gate::ManagedOnly { .. } => file.scope == Scope::Managed,
+            Gate::Nothing { .. } => false,
+        };
+        let specs = file
+            .hooks
+            .iter()
+            .flat_map(|(event, groups)| groups.iter().flat_map(|g| &g.hooks).map(move |s| (*event, s)));
+        for (event, spec) in specs.filter(|_| allowed) {
+            let key = (event, plan::dedup_key(spec));
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let guard = match (&spec.kind, registry) {
+                (HookKind::Command { command, args, .. }, Some(registry)) => {
+                    builtin::recognise(command, args.as_deref(), registry)
+                        .and_then(|call| registry.get(&call.name))
+                        .filter(|handler| handler.guards())
+                }
+                _ => None,
+            };
+            match guard {
+                Some(handler) if !found.guards.contains(&handler.info().name) => found.guards.push(handler.info().name),
+                Some(_) => {}
+                None => found.skipped += 1,
+            }
+        }
+    }
+    found
 }

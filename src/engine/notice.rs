@@ -33,6 +33,9 @@ pub enum Notice {
     Untrusted { project: PathBuf, files: Vec<PathBuf> },
     /// A planned handler was not run (an http hook off the allow-list, an unknown built-in, …).
     NotRun { label: String, origin: String, why: String },
+    /// The event could not be read, so no hook can be matched to it: `skipped` hooks were not
+    /// run (the guards among them deny instead). Told on every event.
+    Unreadable { error: String, skipped: usize },
     /// A matcher regex did not answer in time, so its group ran as if it matched.
     MatcherUnchecked { matcher: String, origin: String },
 }
@@ -66,7 +69,10 @@ impl Notice {
 
     /// Told every time, even within one session: output lost on this very event.
     fn is_per_event(&self) -> bool {
-        matches!(self, Notice::OutputDropped { .. } | Notice::HooksOff(_) | Notice::Loop { .. })
+        matches!(
+            self,
+            Notice::OutputDropped { .. } | Notice::HooksOff(_) | Notice::Loop { .. } | Notice::Unreadable { .. }
+        )
     }
 }
 
@@ -96,6 +102,11 @@ impl fmt::Display for Notice {
                 )
             }
             Notice::NotRun { label, origin, why } => write!(f, "hookmux: [{label}] ({origin}) was not run: {why}"),
+            Notice::Unreadable { error, skipped } => match skipped {
+                0 => write!(f, "hookmux: the event could not be read ({error}); no hooks ran"),
+                1 => write!(f, "hookmux: the event could not be read ({error}); its 1 hook was skipped"),
+                n => write!(f, "hookmux: the event could not be read ({error}); its {n} hooks were skipped"),
+            },
             Notice::MatcherUnchecked { matcher, origin } => write!(
                 f,
                 "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \

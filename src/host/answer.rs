@@ -1,7 +1,8 @@
 //! What every host adapter answers in the same way: an event it cannot read, a dispatch that
 //! ran nothing, dispatch's notices, a block without a reason.
 
-use crate::engine::dispatch::NotRun;
+use crate::engine::dispatch::{self, DispatchOptions, NotRun, World};
+use crate::engine::notice::Notice;
 use crate::protocol::Encoded;
 use hookmux_sdk::HookEvent;
 use std::fmt;
@@ -57,9 +58,30 @@ pub fn not_run(why: &NotRun) -> Encoded {
     }
 }
 
-/// The answer to an event that is not JSON at all.
-pub fn unreadable(error: impl std::fmt::Display) -> Encoded {
-    Encoded { stderr: format!("hookmux dispatch: {error}; no hooks ran\n"), ..Encoded::default() }
+/// What dispatch says about an event it cannot read: the notice of the hooks it skipped (none
+/// when there were none to skip), and the guards' denial (none when no guard is configured).
+pub struct Unread {
+    pub notice: Option<String>,
+    pub deny: Option<String>,
+}
+
+/// Every configured guard denies an event that cannot be read; every other hook is skipped, with
+/// a notice.
+pub fn unread(error: &str, world: &World, options: &DispatchOptions) -> Unread {
+    let found = dispatch::unreadable(world, options);
+    let notice = Notice::Unreadable { error: error.to_string(), skipped: found.skipped }.to_string();
+    match found.denial(error) {
+        None => Unread { notice: Some(notice), deny: None },
+        deny => Unread { notice: (found.skipped > 0).then_some(notice), deny },
+    }
+}
+
+/// The answer to an event that cannot be read, for hosts that take exit codes: a denial is exit
+/// 2 with the reason on stderr, the one block every event honours (no event can be told here).
+pub fn unreadable(error: &str, world: &World, options: &DispatchOptions) -> Encoded {
+    let Unread { notice, deny } = unread(error, world, options);
+    let stderr: String = notice.iter().chain(&deny).map(|line| format!("{line}\n")).collect();
+    Encoded { stderr, exit_code: if deny.is_some() { 2 } else { 0 }, ..Encoded::default() }
 }
 
 /// Adds dispatch's notices, one a line, in front of the encoder's own stderr.

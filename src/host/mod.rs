@@ -27,7 +27,7 @@ pub enum Host {
 }
 
 /// Runs dispatch for `host` on the raw event the host sent.
-pub fn dispatch(host: Host, stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
+pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     match host {
         Host::Claude => claude::dispatch(stdin, world, options),
         Host::Codex => codex::dispatch(stdin, world, options),

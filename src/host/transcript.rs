@@ -24,5 +24,5 @@ pub fn record_transcript(event: Event, world: &World) -> Event {
     };
     let mut fields = event.fields().clone();
     fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
-    Event::from_fields(fields)
+    event.with_fields(fields)
 }

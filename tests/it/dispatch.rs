@@ -183,7 +183,11 @@ fn malformed_stdin_fails_open_with_a_clear_message() {
     for stdin in ["{not json", "", "[1,2]", "\u{0}\u{1}"] {
         let out = project.command().stdin(stdin).run();
         assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "{stdin:?}");
-        assert!(out.stderr.contains("hookmux dispatch:") && out.stderr.contains("no hooks ran"), "{}", out.stderr);
+        assert!(
+            out.stderr.contains("the event could not be read") && out.stderr.contains("1 hook was skipped"),
+            "{}",
+            out.stderr
+        );
     }
     assert_eq!(project.read("ran.txt"), "");
     let out = project.command().stdin(r#"{"hook_event_name": "NoSuchEvent"}"#).run();
@@ -235,8 +239,8 @@ fn stdin_cwd_and_environment_are_the_hosts() {
     event["cwd"] = Value::from(project.path().to_str().unwrap());
     let out = project.command().env("CLAUDE_ENV_FILE", "/tmp/env-file.sh").stdin(event.to_string()).run();
     assert_eq!(out.code, Some(0));
-    // Compact JSON in the host's key order, plus a newline.
-    assert_eq!(project.read("stdin.txt"), format!("{}\n", serde_json::to_string(&event).unwrap()));
+    // The host's bytes, unchanged.
+    assert_eq!(project.read("stdin.txt"), event.to_string());
     assert_eq!(
         std::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
         std::fs::canonicalize(project.path()).unwrap()
@@ -479,11 +483,12 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
     for fixture in &fixtures {
         let event = common::event(fixture, project.path());
         let known = events.contains(&event["hook_event_name"].as_str().unwrap_or_default());
-        // Pretty, as the fixture is written: the hooks get the host's compact form.
-        let out = project.command().stdin(serde_json::to_string_pretty(&event).unwrap()).run();
+        // Pretty, as the fixture is written: the hooks get the host's bytes as they are.
+        let stdin = serde_json::to_string_pretty(&event).unwrap();
+        let out = project.command().stdin(stdin.clone()).run();
         assert_eq!(out.code, Some(0), "{fixture}: {}", out.stderr);
         if known {
-            expected.push_str(&format!("{}\n", serde_json::to_string(&event).unwrap()));
+            expected.push_str(&stdin);
         } else {
             assert!(out.stderr.contains("not a hook event hookmux knows"), "{fixture}");
         }

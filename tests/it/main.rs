@@ -14,6 +14,7 @@ mod codex_dispatch;
 mod codex_install;
 mod dispatch;
 mod dispatch_conformance;
+mod event_shape;
 mod inspect;
 mod install;
 mod installed;

@@ -65,13 +65,19 @@ fn options_reach_the_handler() {
 }
 
 #[test]
-fn malformed_stdin_fails_open_with_a_message() {
+fn an_event_it_cannot_read_is_denied_not_passed() {
+    // A guard cannot approve what it cannot read: a Write to `.env` cut short must not pass.
     let dir = tempfile::tempdir().unwrap();
-    let out = run(dir.path(), "{not json".to_string(), &[]);
-    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
-    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
-    let out = run(dir.path(), String::new(), &[]);
-    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (Some(0), "", ""));
+    let event = with_path(dir.path(), "events/PreToolUse-Write.json", "file_path", ".env");
+    for stdin in [event[..event.len() / 2].to_string(), "{not json".to_string(), String::new()] {
+        let out = run(dir.path(), stdin.clone(), &[]);
+        assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""), "{stdin:?}");
+        assert!(
+            out.stderr.contains("could not be read") && out.stderr.contains("`protect-paths` denies"),
+            "{}",
+            out.stderr
+        );
+    }
 }
 
 #[test]

@@ -54,6 +54,12 @@ impl Handler for BashGuard {
         &INFO
     }
 
+    // A guard: when dispatch cannot read an event at all, it denies the event in this handler's
+    // name rather than let the command through unseen.
+    fn guards(&self) -> bool {
+        true
+    }
+
     fn handle(&self, cx: &Context) -> anyhow::Result<Answer> {
         let event = cx.event();
         let Some(command) = event.tool_input_str("command").filter(|_| event.tool_name() == Some("Bash")) else {

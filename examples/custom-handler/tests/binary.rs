@@ -110,9 +110,10 @@ fn run_reports_mistakes_as_non_blocking_errors() {
     assert_eq!(out.code, Some(1));
     assert!(out.stderr.contains("`(` is not a valid regular expression"), "{}", out.stderr);
 
+    // A guard: an event it cannot read is denied, never passed.
     let out = run(&["run", "bash-guard"], "{not json", dir.path());
-    assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""));
-    assert!(out.stderr.contains("not valid JSON"), "{}", out.stderr);
+    assert_eq!((out.code, out.stdout.as_str()), (Some(2), ""));
+    assert!(out.stderr.contains("could not be read") && out.stderr.contains("not valid JSON"), "{}", out.stderr);
 }
 
 #[test]

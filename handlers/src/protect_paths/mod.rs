@@ -60,6 +60,10 @@ impl Handler for ProtectPaths {
         &INFO
     }
 
+    fn guards(&self) -> bool {
+        true
+    }
+
     fn handle(&self, cx: &Context) -> anyhow::Result<Answer> {
         let event = cx.event();
         let args = cx.args();

@@ -62,9 +62,8 @@ impl RunContext {
             env.set("CLAUDE_CODE_SESSION_ID", &session);
         }
         env.set(DISPATCH_CHAIN, chain);
-        let mut stdin = event.to_compact_json().into_bytes();
-        stdin.push(b'\n');
-        RunContext { event, stdin: stdin.into(), env: Arc::new(env), cwd, project_root, http, dry }
+        let stdin = event.hook_stdin();
+        RunContext { event, stdin, env: Arc::new(env), cwd, project_root, http, dry }
     }
 }
 

@@ -13,13 +13,13 @@ use hookmux_sdk::Event;
 pub use encode::encode_combined;
 
 /// `hookmux dispatch` (`--host claude`): one event in, one answer out.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let event = Event::parse(stdin);
-    if let Some(error) = event.parse_error() {
-        return super::answer::unreadable(error);
-    }
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     // Claude Code asks the user before it trusts a folder, and runs no hooks of one it does not.
     let options = DispatchOptions { host_trust: HostTrust::Prompted, ..options.clone() };
+    let event = Event::parse_bytes(stdin);
+    if let Some(error) = event.parse_error() {
+        return super::answer::unreadable(error, world, &options);
+    }
     answer(dispatch::dispatch(std::slice::from_ref(&event), world, &options))
 }
 

@@ -61,14 +61,15 @@ pub struct CodexTool {
 }
 
 /// `hookmux dispatch --host codex`.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let event = Event::parse(stdin);
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    let event = Event::parse_bytes(stdin);
+    // Codex's trust of the project: for an unreadable event, of the project around dispatch.
+    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
     if let Some(error) = event.parse_error() {
-        return super::answer::unreadable(error);
+        return super::answer::unreadable(error, world, &options);
     }
     let event = with_transcript(event, world);
     let decoded = decode(&event);
-    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
     match dispatch::dispatch(&decoded.events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
         Err(why) => super::answer::not_run(&why),
@@ -182,7 +183,7 @@ fn with_tool(event: &Event, name: &str, input: Value, response: Option<Value>) -
     if let Some(response) = response {
         fields.insert("tool_response".into(), response);
     }
-    Event::from_fields(fields)
+    event.with_fields(fields)
 }
 
 /// Encodes the verdict as Codex 0.169.0 honours it: exit 0 and one JSON object with only the

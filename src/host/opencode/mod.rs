@@ -176,15 +176,17 @@ pub fn claude_args(tool: &str, args: &Value) -> Value {
     if !is_builtin(tool) {
         return args.clone();
     }
-    let renamed = object.iter().map(|(key, value)| {
-        let claude = ARG_RENAMES
-            .iter()
-            .find(|(t, oc, _)| *t == tool && oc == key)
-            .map(|(_, _, claude)| claude.to_string())
-            .unwrap_or_else(|| snake_case(key));
-        (claude, nested_to_claude(value))
-    });
+    let renamed = object.iter().map(|(key, value)| (claude_key(tool, key), nested_to_claude(value)));
     Value::Object(renamed.collect())
+}
+
+/// The Claude name of an argument of OpenCode's own tool `tool`.
+fn claude_key(tool: &str, key: &str) -> String {
+    ARG_RENAMES
+        .iter()
+        .find(|(t, oc, _)| *t == tool && *oc == key)
+        .map(|(_, _, claude)| claude.to_string())
+        .unwrap_or_else(|| snake_case(key))
 }
 
 /// Claude's `tool_input` back in OpenCode's names: a key the call already had keeps that
@@ -485,16 +487,27 @@ fn cached_input(world: &World, session: &str, call: &str) -> Option<Value> {
 
 /// `hookmux dispatch --host opencode`: always one JSON object on stdout and exit 0, so that the
 /// plugin has one thing to read; dispatch's own trouble goes to `systemMessage` and stderr.
-pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encoded {
-    let plugin: PluginEvent = match serde_json::from_str(stdin) {
+pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    // Read as an Event first: its reader takes any depth, where serde_json stops at 128 levels.
+    let received = Event::parse_bytes(stdin);
+    let plugin = match received.parse_error() {
+        Some(error) => Err(error.to_string()),
+        None => serde_json::from_value::<PluginEvent>(Value::Object(received.fields().clone()))
+            .map_err(|err| err.to_string()),
+    }
+    .map_err(|error| format!("the OpenCode event is not valid JSON of the plugin's shape: {error}"));
+    let plugin = match plugin {
         Ok(plugin) => plugin,
-        Err(err) => {
-            return answer_with_error(format!(
-                "hookmux dispatch: the OpenCode event is not valid JSON of the plugin's shape ({err}); no hooks ran"
-            ))
-        }
+        Err(error) => return answer_unread(super::answer::unread(&error, world, options)),
     };
     let events = match decode_events(&plugin, world) {
+        // A patch split per file carries no deep values (its text is one string); any other
+        // call gets back the values too deep for the fields, under their Claude names.
+        Ok(events) if events.len() == 1 => {
+            let moves = deep_moves(&plugin);
+            let moves: Vec<(&str, &str)> = moves.iter().map(|(from, to)| (from.as_str(), to.as_str())).collect();
+            events.iter().map(|event| received.translated(event.fields().clone(), &moves)).collect()
+        }
         Ok(events) => events,
         Err(why) => {
             return Encoded { stdout: "{}\n".into(), stderr: format!("hookmux dispatch: {why}\n"), exit_code: 0 }
@@ -513,11 +526,40 @@ pub fn dispatch(stdin: &str, world: &World, options: &DispatchOptions) -> Encode
     }
 }
 
-fn answer_with_error(message: String) -> Encoded {
-    let answer = PluginAnswer { system_message: Some(message.clone()), ..PluginAnswer::default() };
+/// Where the plugin event's values too deep for the fields go in the Claude event: a tool's
+/// arguments become `tool_input`, under the names `claude_args` gives them.
+fn deep_moves(plugin: &PluginEvent) -> Vec<(String, String)> {
+    let from = match plugin.hook.as_str() {
+        "tool.execute.before" => "/output/args",
+        "tool.execute.after" => "/input/args",
+        _ => return Vec::new(),
+    };
+    let tool = plugin.input.get("tool").and_then(Value::as_str).unwrap_or_default();
+    let args = if from == "/output/args" { plugin.output.get("args") } else { plugin.input.get("args") };
+    match (args, is_builtin(tool)) {
+        (Some(Value::Object(args)), true) => args
+            .keys()
+            .map(|key| {
+                let claude = claude_key(tool, key);
+                (format!("{from}/{}", pointer_token(key)), format!("/tool_input/{}", pointer_token(&claude)))
+            })
+            .collect(),
+        _ => vec![(from.to_string(), "/tool_input".to_string())],
+    }
+}
+
+fn pointer_token(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// A guard's denial of an event that cannot be read is a block, whatever the hook: the plugin
+/// throws it.
+fn answer_unread(unread: super::answer::Unread) -> Encoded {
+    let lines: String = unread.notice.iter().chain(&unread.deny).map(|line| format!("{line}\n")).collect();
+    let answer = PluginAnswer { block: unread.deny, system_message: unread.notice, ..PluginAnswer::default() };
     Encoded {
         stdout: format!("{}\n", serde_json::to_string(&answer).unwrap_or_else(|_| "{}".into())),
-        stderr: format!("{message}\n"),
+        stderr: lines,
         exit_code: 0,
     }
 }

@@ -210,7 +210,7 @@ fn bad_plugin_events_are_refused_with_the_reason() {
     assert!(err.contains("names no session"), "{err}");
     let err = decode(&plugin(json!({"hook": "file.edited", "input": {"sessionID": "s"}})), &world).unwrap_err();
     assert!(err.contains("`file.edited`"), "{err}");
-    let encoded = dispatch("{not json", &world, &DispatchOptions::default());
+    let encoded = dispatch(b"{not json".to_vec(), &world, &DispatchOptions::default());
     assert_eq!(encoded.exit_code, 0);
     let answer: PluginAnswer = serde_json::from_str(&encoded.stdout).unwrap();
     assert!(answer.system_message.unwrap().contains("not valid JSON"));
