@@ -7,6 +7,7 @@ mod common;
 mod bounded_matching;
 mod brewcode_conformance;
 mod brewcode_knowledge_cli;
+mod brewcode_knowledge_writers;
 mod brewcode_processes;
 mod brewcode_run;
 mod cli_help;

@@ -8,6 +8,7 @@
 use super::config::{self, Config};
 use super::js::{self, text};
 use super::knowledge::{self, Entry, Refusal, AVOID, BEST, BLOCKLIST, INFO};
+use super::knowledge_file::{self, WriterLock};
 use super::task;
 use anyhow::{anyhow, bail, Context as _};
 use clap::{Args, Subcommand};
@@ -210,12 +211,9 @@ fn add(target: &Target, src: Option<String>, kind: &'static str, lesson: &str) -
     }
     let now = js::date::iso_now(std::time::SystemTime::now());
     let line = knowledge::entry_line(&entry, &now);
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&resolved.file)
-        .with_context(|| format!("cannot open {}", resolved.file.display()))?;
-    file.write_all(line.as_bytes()).with_context(|| format!("cannot append to {}", resolved.file.display()))?;
+    // Under the writers' lock, and all or nothing: a failed add leaves the file as it was.
+    knowledge_file::append_line(&resolved.file, &line)
+        .map_err(|failure| anyhow!("cannot append to {}: {failure}", resolved.file.display()))?;
     print!("{line}");
     Ok(ExitCode::SUCCESS)
 }
@@ -271,6 +269,15 @@ fn compact(target: &Target, force: bool, max_entries: Option<u32>, dry_run: bool
     if max < 1.0 {
         bail!("--max-entries must be at least 1");
     }
+    // Held from the read to the rename, so that an entry added meanwhile is not written to the
+    // file the rename replaces. A dry run writes nothing and takes no lock.
+    let _lock = match dry_run {
+        true => None,
+        false => Some(
+            WriterLock::acquire(&resolved.file)
+                .map_err(|failure| anyhow!("cannot lock {}: {failure}", resolved.file.display()))?,
+        ),
+    };
     let entries = read_entries(&resolved.file)?;
     let before = entries.len();
     let threshold = knowledge::threshold(max);
@@ -291,7 +298,11 @@ fn compact(target: &Target, force: bool, max_entries: Option<u32>, dry_run: bool
         return Ok(ExitCode::SUCCESS);
     }
     let tmp = PathBuf::from(format!("{}.tmp", resolved.file.display()));
-    std::fs::write(&tmp, &rendered).with_context(|| format!("cannot write {}", tmp.display()))?;
+    if let Err(err) = std::fs::write(&tmp, &rendered) {
+        // A half-written temporary file (a full disk) is of no use to anyone.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(anyhow!(err).context(format!("cannot write {}", tmp.display())));
+    }
     std::fs::rename(&tmp, &resolved.file).with_context(|| format!("cannot replace {}", resolved.file.display()))?;
     eprintln!("{}: compacted, {before} → {} entries", resolved.file.display(), compacted.len());
     Ok(ExitCode::SUCCESS)

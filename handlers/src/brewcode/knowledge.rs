@@ -17,6 +17,7 @@
 use super::config::Level;
 use super::hook::Hook;
 use super::js::{self, text, Js, JsError};
+use super::knowledge_file;
 use super::patterns;
 use super::task;
 use serde_json::{Map, Value};
@@ -378,6 +379,20 @@ impl Hook<'_> {
         if !self.exists(path) {
             return Ok(false);
         }
+        // Held from the read to the rename: an entry another hookmux writer appends meanwhile
+        // would go to the file the rename replaces. A dry run writes nothing, the sidecar
+        // included.
+        let _lock = match self.dry() {
+            true => None,
+            false => match knowledge_file::WriterLock::acquire(&self.fs_path(path)) {
+                Ok(lock) => Some(lock),
+                Err(failure) => {
+                    let message = format!("localCompact skipped, cannot lock: {}", failure_message(&failure));
+                    self.log(Level::Error, "[knowledge]", &message, super::hook::Tag::None)?;
+                    return Ok(false);
+                }
+            },
+        };
         let entries = self.read_knowledge(path)?;
         let Some(compacted) = compact(entries, max_entries)? else { return Ok(false) };
         if self.dry() {
@@ -408,14 +423,21 @@ impl Hook<'_> {
         if self.dry() {
             return Ok(true);
         }
-        match self.append(path, &entry_line(entry, &self.now_iso())) {
+        match knowledge_file::append_line(&self.fs_path(path), &entry_line(entry, &self.now_iso())) {
             Ok(()) => Ok(true),
-            Err(error) => {
-                self.log_in(&project, Level::Error, "[knowledge]", &format!("appendKnowledge failed: {error}"), None)?;
+            Err(failure) => {
+                let message = format!("appendKnowledge failed: {}", failure_message(&failure));
+                self.log_in(&project, Level::Error, "[knowledge]", &message, None)?;
                 Ok(false)
             }
         }
     }
+}
+
+/// A writer's failure worded as Node words it (`ENOSPC: no space left on device, write`).
+fn failure_message(failure: &knowledge_file::Failure) -> String {
+    let path = failure.path.as_ref().map(|p| p.to_string_lossy());
+    js::errno::message(&failure.error, failure.syscall, path.as_deref(), None)
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ mod hook;
 mod js;
 mod knowledge;
 mod knowledge_compact;
+mod knowledge_file;
 mod knowledge_inject;
 mod lock;
 mod patterns;

@@ -222,3 +222,30 @@ fn a_lock_naming_a_missing_task_goes_on_with_the_read_error_logged() {
         .collect();
     assert_eq!(after, before, "nothing but the log is written");
 }
+
+#[test]
+fn compaction_waits_for_another_writer_and_keeps_its_entry() {
+    use crate::brewcode::knowledge_file::WriterLock;
+    use std::io::Write;
+    let lines: Vec<String> = (0..80).map(|i| lesson(i, "✅", i % 60)).collect();
+    let project = Project::with_task(Some(lock_json(Some(SESSION), 1))).file(KNOWLEDGE, &(lines.join("\n") + "\n"));
+    let file = project.path(KNOWLEDGE);
+    // Another writer (`hookmux knowledge add`, say) holds the lock, with the file open, when the
+    // hook starts; it appends a little later.
+    let (locked, wait_for_lock) = std::sync::mpsc::channel();
+    let writer = std::thread::spawn(move || {
+        let lock = WriterLock::acquire(&file).unwrap();
+        let mut out = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
+        locked.send(()).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        out.write_all("{\"t\":\"❌\",\"txt\":\"Added meanwhile\"}\n".as_bytes()).unwrap();
+        drop(lock);
+    });
+    wait_for_lock.recv().unwrap();
+    compact(&project);
+    writer.join().unwrap();
+    let kept = entries(&project);
+    assert!(kept.iter().any(|e| e["txt"] == "Added meanwhile"), "the entry added during the compaction is kept");
+    assert_eq!(kept.len(), 80 + 1 + 1);
+    assert_eq!(kept.last().unwrap()["src"], "pre-compact-hook", "the handoff comes after the other writer's entry");
+}

@@ -1,0 +1,182 @@
+//! How hookmux writes a task's KNOWLEDGE.jsonl: one writer at a time, and a failed append leaves
+//! the file as it was.
+//!
+//! Every hookmux writer (the `knowledge-compact` hook's compaction and handoff entry, `hookmux
+//! knowledge add` and `hookmux knowledge compact`) first takes an exclusive advisory lock
+//! (`flock`) on a sidecar, `KNOWLEDGE.jsonl.lock` beside the file. Compaction holds it from its
+//! read to the rename of its result, so an entry appended meanwhile is not written to the file
+//! the rename throws away. The lock is on a sidecar, not on the file, because the rename
+//! replaces the file: a lock on it would be left behind on the old one. Writers outside hookmux
+//! (brewcode's own scripts, an editor) do not take the lock and are not serialized.
+//!
+//! An append writes the whole line at once; when the write fails or is cut short (a full disk,
+//! a file size limit), the file is truncated back to the length it had. When the file does not
+//! end with a newline (a writer outside hookmux stopped mid-line), the append starts with one:
+//! the unfinished line stays, on its own, and is skipped as unreadable, instead of making the
+//! new entry unreadable too.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// A failure, with the system call it came from (`open`, `flock`, `write`, …) for messages.
+#[derive(Debug)]
+pub struct Failure {
+    pub syscall: &'static str,
+    /// The file the call was about, when it names one.
+    pub path: Option<PathBuf>,
+    pub error: io::Error,
+}
+
+impl Failure {
+    fn new(syscall: &'static str, path: Option<&Path>, error: io::Error) -> Failure {
+        Failure { syscall, path: path.map(Path::to_path_buf), error }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.path {
+            Some(path) => write!(f, "{} {}: {}", self.syscall, path.display(), self.error),
+            None => write!(f, "{}: {}", self.syscall, self.error),
+        }
+    }
+}
+
+/// The sidecar the writers lock: `KNOWLEDGE.jsonl.lock` for `KNOWLEDGE.jsonl`.
+pub fn lock_path(file: &Path) -> PathBuf {
+    let mut name = file.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".lock");
+    file.with_file_name(name)
+}
+
+/// The exclusive lock on a knowledge file's sidecar, released when dropped (the descriptor
+/// closes).
+#[derive(Debug)]
+pub struct WriterLock {
+    _sidecar: File,
+}
+
+impl WriterLock {
+    /// Waits for the lock on `file`'s sidecar, creating the sidecar if needed.
+    pub fn acquire(file: &Path) -> Result<WriterLock, Failure> {
+        let path = lock_path(file);
+        // O_NOFOLLOW: a symlink planted as the sidecar must not make hookmux create or open a
+        // file elsewhere. O_NONBLOCK: opening a FIFO planted there must not hang; it does not
+        // make flock below non-blocking.
+        let open = |write: bool| {
+            OpenOptions::new()
+                .read(true)
+                .write(write)
+                .create(write)
+                .mode(0o644)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&path)
+        };
+        let sidecar = match open(true) {
+            // A sidecar someone else created, in a folder or of a mode this user cannot write:
+            // flock needs only a descriptor, and reading gives one.
+            Err(err) if matches!(err.raw_os_error(), Some(libc::EACCES | libc::EROFS | libc::EPERM)) => {
+                open(false).map_err(|_| Failure::new("open", Some(&path), err))?
+            }
+            other => other.map_err(|err| Failure::new("open", Some(&path), err))?,
+        };
+        let is_file = sidecar.metadata().map_err(|err| Failure::new("stat", Some(&path), err))?.is_file();
+        if !is_file {
+            let err = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+            return Err(Failure::new("open", Some(&path), err));
+        }
+        loop {
+            // SAFETY: flock on a descriptor this function owns; it touches no memory.
+            if unsafe { libc::flock(sidecar.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                return Ok(WriterLock { _sidecar: sidecar });
+            }
+            let err = io::Error::last_os_error();
+            if err.kind() != io::ErrorKind::Interrupted {
+                return Err(Failure::new("flock", Some(&path), err));
+            }
+        }
+    }
+}
+
+/// Appends `line` (which ends with `\n`) to `file`, created if missing, under the writers' lock.
+/// On failure the file keeps the length it had.
+pub fn append_line(file: &Path, line: &str) -> Result<(), Failure> {
+    let _lock = WriterLock::acquire(file)?;
+    let mut out = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(file)
+        .map_err(|err| Failure::new("open", Some(file), err))?;
+    // Under the lock no other hookmux writer changes the length between here and the write.
+    let start = out.metadata().map_err(|err| Failure::new("stat", Some(file), err))?.len();
+    let mut bytes = Vec::with_capacity(line.len() + 1);
+    if start > 0 && !ends_with_newline(&out, start).map_err(|err| Failure::new("read", Some(file), err))? {
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(line.as_bytes());
+    // One write in the normal case; write_all goes on after a short write only to get the
+    // error that cut it short (ENOSPC, EFBIG) for the message.
+    if let Err(err) = out.write_all(&bytes) {
+        // Shrinking is allowed on a full disk and past a size limit alike.
+        let _ = out.set_len(start);
+        return Err(Failure::new("write", None, err));
+    }
+    Ok(())
+}
+
+fn ends_with_newline(file: &File, len: u64) -> io::Result<bool> {
+    let mut last = [0u8; 1];
+    file.read_exact_at(&mut last, len - 1)?;
+    Ok(last[0] == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sidecar_is_named_after_the_file() {
+        assert_eq!(lock_path(Path::new("/t/KNOWLEDGE.jsonl")), Path::new("/t/KNOWLEDGE.jsonl.lock"));
+    }
+
+    #[test]
+    fn an_append_waits_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("KNOWLEDGE.jsonl");
+        let held = WriterLock::acquire(&file).unwrap();
+        let appender = {
+            let file = file.clone();
+            std::thread::spawn(move || append_line(&file, "{\"txt\":\"b\"}\n").map_err(|f| f.to_string()))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert!(!file.exists(), "the append waits while another writer holds the lock");
+        std::fs::write(&file, "{\"txt\":\"a\"}\n").unwrap();
+        drop(held);
+        appender.join().unwrap().unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"txt\":\"a\"}\n{\"txt\":\"b\"}\n");
+    }
+
+    #[test]
+    fn a_symlinked_sidecar_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("KNOWLEDGE.jsonl");
+        let elsewhere = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&elsewhere, lock_path(&file)).unwrap();
+        let failure = append_line(&file, "{}\n").unwrap_err();
+        assert_eq!((failure.syscall, failure.error.raw_os_error()), ("open", Some(libc::ELOOP)));
+        assert!(!elsewhere.exists() && !file.exists());
+    }
+
+    #[test]
+    fn an_unfinished_last_line_is_closed_before_the_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("KNOWLEDGE.jsonl");
+        std::fs::write(&file, "{\"txt\":\"a\"}\n{\"tx").unwrap();
+        append_line(&file, "{\"txt\":\"b\"}\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"txt\":\"a\"}\n{\"tx\n{\"txt\":\"b\"}\n");
+    }
+}
