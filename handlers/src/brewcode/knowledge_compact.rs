@@ -11,8 +11,9 @@
 //!
 //! The steps, for an active task: a debug note when `artifacts/` has no `N-*` entry for the
 //! current phase; KNOWLEDGE.jsonl compacted when it holds 80 % of `knowledge.maxEntries`
-//! (atomically); the entry `{"t":"✅","txt":"Handoff at phase N: context auto-compact",
-//! "src":"pre-compact-hook"}` appended; `status: handoff` in PLAN.md (atomically); and
+//! (atomically, under the lock every hookmux writer of the file takes: see `knowledge_file`);
+//! the entry `{"t":"✅","txt":"Handoff at phase N: context auto-compact",
+//! "src":"pre-compact-hook"}` appended (under the same lock, all or nothing); `status: handoff` in PLAN.md (atomically); and
 //! `lastHandoff`, `lastPhase`, `lastCompactAt` written to `.claude/tasks/cfg/brewcode.state.json`,
 //! keeping its other keys.
 
