@@ -24,6 +24,10 @@ fn knowledge_file(dir: &Path) -> PathBuf {
 /// it writes (`RLIMIT_FSIZE`), with `SIGXFSZ` ignored so that a write past it fails with `EFBIG`
 /// instead of killing the process.
 fn hookmux(dir: &Path, args: &[&str], limit: Option<u64>) -> Output {
+    hookmux_with_stdin(dir, args, limit, Stdio::null())
+}
+
+fn hookmux_with_stdin(dir: &Path, args: &[&str], limit: Option<u64>, stdin: Stdio) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hookmux"));
     command
         .args(args)
@@ -32,7 +36,7 @@ fn hookmux(dir: &Path, args: &[&str], limit: Option<u64>) -> Output {
         .env("HOME", dir.join("home"))
         .env("TMPDIR", dir)
         .current_dir(dir)
-        .stdin(Stdio::null());
+        .stdin(stdin);
     if let Some(limit) = limit {
         use std::os::unix::process::CommandExt;
         let pre_exec = move || {
@@ -143,6 +147,37 @@ fn an_add_past_the_file_size_limit_leaves_the_file_as_it_was() {
     let out = hookmux(dir.path(), &["knowledge", "add", "best", "Use the index on orders"], None);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(texts(&file).last().map(String::as_str), Some("Use the index on orders"));
+}
+
+#[test]
+fn the_hooks_handoff_entry_past_the_file_size_limit_leaves_the_file_as_it_was() {
+    const SESSION: &str = "7b6b5f32-8486-4727-aaf9-dffe030c4e74";
+    let dir = tempfile::tempdir().unwrap();
+    project_in(dir.path());
+    let an_hour_ago =
+        hookmux_handlers::brewcode::to_iso_string(std::time::SystemTime::now() - std::time::Duration::from_secs(3600));
+    let lock = serde_json::json!({"task_path": format!("{TASK}/PLAN.md"), "started_at": an_hour_ago, "session_id": SESSION, "bound_at": an_hour_ago});
+    std::fs::write(dir.path().join(TASK).join(".lock"), lock.to_string()).unwrap();
+    let file = knowledge_file(dir.path());
+    let before = entries_of_size(1000);
+    std::fs::write(&file, &before).unwrap();
+    let mut event = common::event("events/PreCompact.json", dir.path());
+    event["session_id"] = Value::from(SESSION);
+    let stdin = dir.path().join("event.json");
+    std::fs::write(&stdin, event.to_string()).unwrap();
+    let run = |limit| {
+        let stdin = std::fs::File::open(&stdin).unwrap();
+        hookmux_with_stdin(dir.path(), &["run", "knowledge-compact"], limit, Stdio::from(stdin))
+    };
+
+    let out = run(Some(1010));
+    assert!(out.status.success(), "the hook always lets the compaction go on: {}", text(&out));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "no half handoff entry left behind");
+    let log = std::fs::read_to_string(dir.path().join(".claude/tasks/logs/brewcode.log")).unwrap();
+    assert!(log.contains("[knowledge] appendKnowledge failed: EFBIG: file too large, write"), "{log}");
+
+    assert!(run(None).status.success());
+    assert_eq!(texts(&file).last().map(String::as_str), Some("Handoff at phase 1: context auto-compact"));
 }
 
 #[test]
