@@ -553,13 +553,15 @@ fn events_never_crash_planning_or_decoding_cases() {
 }
 
 /// Codex hands its patches over as text the model wrote: a patch of any shape decodes without a
-/// crash, into at least one edit, so an edit's hooks always run.
+/// crash into edits (Edit or Write), and every file a header names (added, updated, deleted, or
+/// the destination of a move, however indented or spaced) is the `file_path` of one of them, so
+/// a guard of edits sees each file the patch can change.
 #[test]
-fn codex_patches_always_decode_to_an_edit() {
-    with_stack(codex_patches_always_decode_to_an_edit_cases);
+fn codex_patches_reach_the_edit_hooks_for_every_file() {
+    with_stack(codex_patches_reach_the_edit_hooks_for_every_file_cases);
 }
 
-fn codex_patches_always_decode_to_an_edit_cases() {
+fn codex_patches_reach_the_edit_hooks_for_every_file_cases() {
     let line = prop_oneof![
         prop::sample::select(
             &[
@@ -569,6 +571,9 @@ fn codex_patches_always_decode_to_an_edit_cases() {
                 "*** Update File: src/main.rs",
                 "*** Delete File: a",
                 "*** Move to: ../.env",
+                "  *** Move to:.git/config",
+                "\t*** Add File:  certs/k.pem ",
+                "*** Update File: /etc/hosts",
                 "@@",
                 "@@ fn main",
                 "+added",
@@ -596,6 +601,15 @@ fn codex_patches_always_decode_to_an_edit_cases() {
                     "a patch decoded to {:?}",
                     event.tool_name()
                 );
+            }
+            let seen: Vec<&str> = decoded.events.iter().filter_map(|e| e.tool_input_str("file_path")).collect();
+            const HEADERS: [&str; 4] = ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"];
+            for line in patch.lines() {
+                let named = HEADERS.iter().find_map(|h| line.trim().strip_prefix(h)).map(str::trim);
+                if let Some(path) = named.filter(|p| !p.is_empty()) {
+                    let expected = sandbox().join(path).display().to_string();
+                    prop_assert!(seen.contains(&expected.as_str()), "{:?} is named but not edited: {:?}", path, seen);
+                }
             }
             Ok(())
         })
