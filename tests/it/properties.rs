@@ -219,8 +219,8 @@ fn rarely<T: Strategy>(strategy: T) -> impl Strategy<Value = Option<T::Value>> {
     prop::option::weighted(0.15, strategy)
 }
 
-/// A matcher as settings write them: small, because a catastrophic pattern is a separate matter
-/// (see `matchers_and_if_rules_finish`).
+/// A matcher as settings write them, kept short: a regex that runs past its time bound answers in
+/// time, but its test keeps a thread busy until the process exits, and the other tests share it.
 fn matcher_text() -> impl Strategy<Value = String> {
     prop_oneof![
         word(),
