@@ -532,6 +532,13 @@ fn http_hook_urls_are_matched_as_parsed_urls() {
     assert!(answer["hookSpecificOutput"].is_null(), "{answer}");
     assert!(answer["systemMessage"].as_str().unwrap_or_default().contains("user name or password"), "{answer}");
     assert!(other_requests.recv_timeout(Duration::from_millis(300)).is_err(), "the hidden host was called");
+    let settings = project.file("hooks.json");
+    let validate = Hookmux::new(["hooks", "validate", "--settings", settings.to_str().unwrap()])
+        .env("HOME", project.path())
+        .cwd(project.path())
+        .run();
+    let told = format!("{}{}", validate.stdout, validate.stderr);
+    assert!(told.contains("user name or password") && told.contains(".url"), "{told}");
 
     // `*` in the path spans slashes, as in Claude Code (fixtures/conformance/hookmux/http-star-path).
     let (port, requests) = serve_raw("127.0.0.1", "HTTP/1.1 200 OK".into(), HTTP_DENY);
