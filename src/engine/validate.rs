@@ -11,6 +11,7 @@
 use crate::engine::config::diagnostic::{Diagnostic, Severity};
 use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
+use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
 use crate::engine::select::rule::Rule;
 use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
@@ -263,7 +264,16 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
             )
             .with_hint("keep them in the host's own settings (`hookmux install` leaves them there)"),
         ),
-        HookKind::Http { .. } => {}
+        // The allow-list depends on every settings file, so only what no list can change is
+        // checked here: a URL that cannot be read, or one with a user name or password.
+        HookKind::Http { url, .. } => {
+            if let Err(refusal) = HttpPolicy::default().permit(url) {
+                out.push(
+                    Diagnostic::error(&file.path, spec.path.key("url"), format!("{refusal}; this handler never runs"))
+                        .with_hint("write the URL as scheme://host[:port]/path, with no user@ before the host"),
+                );
+            }
+        }
     }
 }
 

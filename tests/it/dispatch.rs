@@ -451,6 +451,154 @@ fn http_failures_are_non_blocking_and_urls_can_be_restricted() {
     assert!(requests.recv_timeout(Duration::from_millis(300)).is_err());
 }
 
+/// A loopback server at `ip` that answers every request with `head` (status line and headers,
+/// no blank line) and `body`, and reports each request's line and headers. It stops accepting after
+/// ten seconds, so it never outlives a test by long.
+fn serve_raw(ip: &str, head: String, body: impl Into<String>) -> (u16, std::sync::mpsc::Receiver<String>) {
+    let body: String = body.into();
+    let listener = TcpListener::bind((ip, 0)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            let Ok((stream, _)) = listener.accept() else {
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
+            let _ = stream.set_nonblocking(false);
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let (mut request, mut length) = (String::new(), 0usize);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                request.push_str(&line);
+            }
+            let _ = reader.read_exact(&mut vec![0; length]);
+            let _ = tx.send(request);
+            let mut stream = stream;
+            let _ = write!(stream, "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+        }
+    });
+    (port, rx)
+}
+
+const HTTP_DENY: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"from the other host"}}"#;
+
+#[test]
+fn http_hooks_do_not_follow_redirects() {
+    // Claude Code 2.1.328 follows no redirect (fixtures/conformance/hookmux/http-redirect-offlist):
+    // a 302 is a non-2xx answer, and the host it points to is never called.
+    let (other, other_requests) = serve_raw("127.0.0.2", "HTTP/1.1 200 OK".into(), HTTP_DENY);
+    let (port, requests) =
+        serve_raw("127.0.0.1", format!("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:{other}/hooks/deny"), "");
+    let mut settings =
+        hooks("PreToolUse", json!([{"type": "http", "url": format!("http://127.0.0.1:{port}/hooks/redirect")}]));
+    settings["allowedHttpHookUrls"] = json!(["http://127.0.0.1:*/hooks/*"]);
+    let project = Project::new(settings);
+    let answer = project.dispatch(project.bash_event()).json();
+    assert!(answer["hookSpecificOutput"].is_null(), "{answer}");
+    assert!(answer["systemMessage"].as_str().unwrap_or_default().contains("HTTP 302"), "{answer}");
+    assert!(requests.recv_timeout(Duration::from_secs(5)).unwrap().starts_with("POST /hooks/redirect "));
+    assert!(other_requests.recv_timeout(Duration::from_millis(300)).is_err(), "the redirect was followed");
+
+    // Without an allow-list too: a redirect is never followed.
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([{"type": "http", "url": format!("http://127.0.0.1:{port}/hooks/redirect")}]),
+    ));
+    assert!(project.dispatch(project.bash_event()).json()["hookSpecificOutput"].is_null());
+    assert!(other_requests.recv_timeout(Duration::from_millis(300)).is_err(), "the redirect was followed");
+}
+
+#[test]
+fn http_hook_urls_are_matched_as_parsed_urls() {
+    let (other, other_requests) = serve_raw("127.0.0.2", "HTTP/1.1 200 OK".into(), HTTP_DENY);
+    // The README's pattern; the URL's host is 127.0.0.2, behind the userinfo `127.0.0.1:1@`.
+    let mut settings = hooks(
+        "PreToolUse",
+        json!([{"type": "http", "url": format!("http://127.0.0.1:1@127.0.0.2:{other}/hooks/deny")}]),
+    );
+    settings["allowedHttpHookUrls"] = json!(["http://127.0.0.1:*/hooks/*"]);
+    let project = Project::new(settings);
+    let answer = project.dispatch(project.bash_event()).json();
+    assert!(answer["hookSpecificOutput"].is_null(), "{answer}");
+    assert!(answer["systemMessage"].as_str().unwrap_or_default().contains("user name or password"), "{answer}");
+    assert!(other_requests.recv_timeout(Duration::from_millis(300)).is_err(), "the hidden host was called");
+    let settings = project.file("hooks.json");
+    let validate = Hookmux::new(["hooks", "validate", "--settings", settings.to_str().unwrap()])
+        .env("HOME", project.path())
+        .cwd(project.path())
+        .run();
+    let told = format!("{}{}", validate.stdout, validate.stderr);
+    assert!(told.contains("user name or password") && told.contains(".url"), "{told}");
+
+    // `*` in the path spans slashes, as in Claude Code (fixtures/conformance/hookmux/http-star-path).
+    let (port, requests) = serve_raw("127.0.0.1", "HTTP/1.1 200 OK".into(), HTTP_DENY);
+    let mut settings =
+        hooks("PreToolUse", json!([{"type": "http", "url": format!("http://127.0.0.1:{port}/hooks/a/b/deny")}]));
+    settings["allowedHttpHookUrls"] = json!(["http://127.0.0.1:*/hooks/*"]);
+    let project = Project::new(settings);
+    let answer = project.dispatch(project.bash_event()).json();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny", "{answer}");
+    assert!(requests.recv_timeout(Duration::from_secs(5)).unwrap().starts_with("POST /hooks/a/b/deny "));
+}
+
+#[test]
+fn http_hooks_keep_their_limits() {
+    let run = |hook: Value| {
+        let project = Project::new(hooks("PreToolUse", json!([hook])));
+        let started = Instant::now();
+        let out = project.command().env("INJECT", "x\r\nX-Injected: 1").stdin(project.bash_event().to_string()).run();
+        (out.json(), started.elapsed())
+    };
+
+    // 307 and 308 would repeat the POST elsewhere: not followed either.
+    for status in ["307 Temporary Redirect", "308 Permanent Redirect"] {
+        let (other, other_requests) = serve_raw("127.0.0.2", "HTTP/1.1 200 OK".into(), HTTP_DENY);
+        let (port, _) =
+            serve_raw("127.0.0.1", format!("HTTP/1.1 {status}\r\nLocation: http://127.0.0.2:{other}/deny"), "");
+        let (answer, _) = run(json!({"type": "http", "url": format!("http://127.0.0.1:{port}/x")}));
+        assert!(answer["hookSpecificOutput"].is_null(), "{status}: {answer}");
+        assert!(other_requests.recv_timeout(Duration::from_millis(300)).is_err(), "{status} was followed");
+    }
+
+    // A header value cannot smuggle a line break into the request.
+    let (port, requests) = serve_raw("127.0.0.1", "HTTP/1.1 200 OK".into(), "");
+    let hook = json!({"type": "http", "url": format!("http://127.0.0.1:{port}/x"),
+        "headers": {"X-Value": "$INJECT"}, "allowedEnvVars": ["INJECT"]});
+    run(hook);
+    if let Ok(request) = requests.recv_timeout(Duration::from_millis(500)) {
+        assert!(!request.contains("X-Injected"), "{request}");
+    }
+
+    // A server that never answers is timed out: no decision, in about the hook's timeout.
+    let silent = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/x", silent.local_addr().unwrap());
+    let (answer, took) = run(json!({"type": "http", "url": url, "timeout": 1}));
+    assert!(answer["hookSpecificOutput"].is_null(), "{answer}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    drop(silent);
+
+    // A body past 1 MiB is not read into memory: a non-blocking error.
+    let big = format!("{{\"systemMessage\":\"{}\"}}", "a".repeat(2 << 20));
+    let (port, _) = serve_raw("127.0.0.1", "HTTP/1.1 200 OK".into(), big);
+    let (answer, _) = run(json!({"type": "http", "url": format!("http://127.0.0.1:{port}/x")}));
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        message.len() < 1 << 20 && message.contains("reading the response"),
+        "{}",
+        &message[..message.len().min(300)]
+    );
+}
+
 #[test]
 fn task_completed_blocks_by_exit_code() {
     let project = Project::new(hooks("TaskCompleted", json!([command("echo 'tests still fail' >&2; exit 2")])));

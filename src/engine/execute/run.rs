@@ -164,7 +164,7 @@ enum Job {
     },
     Process(ProcessSpec),
     Http {
-        url: String,
+        url: url::Url,
         headers: std::collections::BTreeMap<String, String>,
         allowed_env_vars: Vec<String>,
         timeout: Duration,
@@ -181,10 +181,10 @@ impl Job {
                 Some(handler) => Job::Builtin { handler, args: call.args.clone(), invocation: invocation(cx) },
                 None => Job::Fail(format!("hookmux: no handler named `{}`", call.name)),
             },
-            (Runner::Http, HookKind::Http { url, headers, allowed_env_vars }) => match cx.http.refusal(url) {
-                Some(refusal) => Job::Skip(refusal),
-                None => Job::Http {
-                    url: url.clone(),
+            (Runner::Http, HookKind::Http { url, headers, allowed_env_vars }) => match cx.http.permit(url) {
+                Err(refusal) => Job::Skip(refusal),
+                Ok(url) => Job::Http {
+                    url,
                     headers: headers.clone(),
                     allowed_env_vars: allowed_env_vars.clone(),
                     timeout: planned.timeout,
