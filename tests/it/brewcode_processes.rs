@@ -87,6 +87,8 @@ fn the_watcher_is_started_when_only_it_is_missing() {
     let out = Hookmux::new(["run", "grepai-status", "--ollama", &ollama()])
         .stdin(session_start(project.path()))
         .env("PATH", format!("{}:/usr/bin:/bin", bin.path().display()))
+        // brewcode logs only inside a project; Claude Code names it.
+        .env("CLAUDE_PROJECT_DIR", project.path())
         .run();
     assert_eq!(
         out.json(),

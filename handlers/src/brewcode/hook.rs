@@ -45,6 +45,9 @@ pub struct Hook<'a> {
     cx: &'a Context,
     input: &'a Map<String, Value>,
     cwd: String,
+    /// Whether `cwd` was inside a project when the event came, decided once: the hook's own
+    /// writes (a plan linked into `.claude/plans/`) must not turn a folder into one midway.
+    cwd_in_project: bool,
     config: RefCell<ConfigSlot>,
 }
 
@@ -91,7 +94,8 @@ impl<'a> Hook<'a> {
             }
             _ => process_cwd,
         };
-        let hook = Hook { cx, input, cwd, config: RefCell::default() };
+        let cwd_in_project = in_project(cx, &cwd);
+        let hook = Hook { cx, input, cwd, cwd_in_project, config: RefCell::default() };
         let (result, tag) = match early {
             Some(error) => (Err(error), Tag::None),
             None => (body(&hook), Tag::Session),
@@ -280,15 +284,18 @@ impl<'a> Hook<'a> {
         if !self.config_for(cwd)?.logs(level) {
             return Ok(());
         }
-        self.cx.note(format!("{prefix} {message}"));
-        if self.dry() {
+        self.cx.note(escape_controls(&format!("{prefix} {message}")));
+        let inside = if cwd == self.cwd { self.cwd_in_project } else { in_project(self.cx, cwd) };
+        if self.dry() || !inside {
             return Ok(());
         }
         let tag = match session {
             Some(Value::String(sid)) if !sid.is_empty() => format!("[{}] ", js::text::short_id(sid)),
             _ => String::new(),
         };
-        let line = format!("{} {} {tag}{prefix} {message}\n", self.now_iso(), level.tag());
+        // The session id and most messages come from the event: unescaped, a newline in them
+        // would start a line of the caller's choosing.
+        let line = escape_controls(&format!("{} {} {tag}{prefix} {message}", self.now_iso(), level.tag())) + "\n";
         let log_path = path::join(&[cwd, LOG_FILE]);
         let log_dir = path::dirname(&log_path);
         // brewcode ignores every failure to write its log: a hook never fails for its log.
@@ -298,6 +305,42 @@ impl<'a> Hook<'a> {
         let _ = self.append(&log_path, &line);
         Ok(())
     }
+}
+
+/// Whether `cwd` is inside a project: Claude Code named one (`$CLAUDE_PROJECT_DIR`), or the folder
+/// or one above it holds `.git` or `.claude`. brewcode creates its log folder under whatever `cwd`
+/// the event names; outside a project that would put a `.claude/` into any folder the caller picks
+/// (`/etc`, when run as root), so there is no log there. The `.claude` in `$HOME` is the user's own
+/// settings, not a project's.
+fn in_project(cx: &Context, cwd: &str) -> bool {
+    let env = cx.env();
+    if env.get_os("CLAUDE_PROJECT_DIR").is_some_and(|dir| !dir.is_empty()) {
+        return true;
+    }
+    let home = env.get_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from);
+    // A relative cwd resolves as every other brewcode path does: against the hook's folder.
+    let start = cx.cwd().join(cwd);
+    start.ancestors().any(|folder| {
+        folder.join(".git").exists() || (home.as_deref() != Some(folder) && folder.join(".claude").exists())
+    })
+}
+
+/// A log line with its control characters (C0, DEL, C1, and the Unicode line and paragraph
+/// separators) written as JSON escapes, so that one call can only ever add one line.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Classifies the raw event as brewcode's `JSON.parse` would.

@@ -186,3 +186,48 @@ fn a_dry_run_links_nothing() {
     assert_eq!(context(&out.answer), "brewcode: active | session: 7b6b5f32");
     assert_eq!(project.snapshot(), before);
 }
+
+#[test]
+fn outside_a_project_nothing_is_logged_and_no_claude_folder_appears() {
+    let project = Project::outside();
+    assert_eq!(start(&project, "startup"), plain("brewcode: active | session: 7b6b5f32"));
+    assert!(!project.exists(".claude"), "a folder that is no project gets no .claude/");
+}
+
+#[test]
+fn a_git_or_claude_folder_in_the_cwd_or_above_it_makes_a_project() {
+    for marker in [".git", ".claude"] {
+        let project = Project::outside().folder(marker).folder("src/app");
+        let cwd = project.path("src/app").to_string_lossy().into_owned();
+        project.call(&CompactHandoff, "SessionStart", json!({"source": "startup", "cwd": cwd}), &[]);
+        assert!(project.exists(&format!("src/app/{LOG}")), "{marker} above the cwd: the log is where brewcode puts it");
+    }
+}
+
+#[test]
+fn the_users_own_claude_folder_does_not_make_home_a_project() {
+    let project = Project::outside();
+    std::fs::create_dir_all(project.home().join(".claude")).unwrap();
+    std::fs::create_dir_all(project.home().join("notes")).unwrap();
+    let cwd = project.home().join("notes").to_string_lossy().into_owned();
+    project.call(&CompactHandoff, "SessionStart", json!({"source": "startup", "cwd": cwd}), &[]);
+    assert!(!project.home().join("notes/.claude").exists());
+}
+
+#[test]
+fn control_characters_in_the_event_cannot_forge_log_lines() {
+    let project = Project::new();
+    project.call(
+        &CompactHandoff,
+        "SessionStart",
+        json!({"session_id": "a\nFAKE LINE\0", "source": "x\r\nINFO forged\u{0}\u{1b}[2J"}),
+        &[],
+    );
+    let log = project.read(LOG);
+    assert_eq!(log.lines().count(), 1, "{log:?}");
+    let line = log.lines().next().unwrap();
+    assert!(
+        line.ends_with(r"INFO  [a\nFAKE L] [session-start] Started: a\nFAKE L (x\r\nINFO forged\u0000\u001b[2J)"),
+        "{line}"
+    );
+}

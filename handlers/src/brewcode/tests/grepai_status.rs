@@ -124,3 +124,18 @@ fn a_dry_run_starts_nothing() {
     assert!(!project.path(".grepai/logs").exists());
     assert!(!project.exists(LOG));
 }
+
+#[test]
+fn outside_a_project_nothing_is_logged_and_no_claude_folder_appears() {
+    let project = Project::outside();
+    let answer = status(&project, &nobody());
+    assert_eq!(answer, Answer { system_message: Some("grepai: not configured".into()), ..Answer::none() });
+    assert!(!project.exists(".claude"), "a folder that is no project gets no .claude/");
+}
+
+#[test]
+fn a_session_id_with_a_newline_or_nul_stays_on_one_log_line() {
+    let project = Project::new();
+    project.call(&GrepaiStatus, "SessionStart", json!({"session_id": "\0\nFAKE LINE\0"}), &["--ollama", &nobody()]);
+    assert_eq!(project.log(), [r"INFO  [\u0000\nFAKE L] [grepai] SessionStart hook triggered"]);
+}

@@ -85,7 +85,18 @@ impl Project {
         for dir in ["project", "home", "tmp", "bin"] {
             std::fs::create_dir_all(root.path().join(dir)).expect("test folders");
         }
-        Project { root, env: Vec::new(), now: UNIX_EPOCH + NOW }
+        let project = Project { root, env: Vec::new(), now: UNIX_EPOCH + NOW };
+        // Claude Code names the project of every hook it runs; brewcode logs only inside one.
+        let dir = project.dir().to_string_lossy().into_owned();
+        project.env("CLAUDE_PROJECT_DIR", &dir)
+    }
+
+    /// A folder that is no project: no `$CLAUDE_PROJECT_DIR`, and no `.git` or `.claude` in it or
+    /// above it (the temporary folder is assumed to have none).
+    pub fn outside() -> Project {
+        let mut project = Project::new();
+        project.env.retain(|(name, _)| name != "CLAUDE_PROJECT_DIR");
+        project
     }
 
     /// A project with the test task: TASK.md, PLAN.md (v2), KNOWLEDGE.jsonl and a lock.
