@@ -4,11 +4,12 @@
 use crate::engine::execute::RawOutput;
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -21,9 +22,31 @@ pub const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// After a hook exits, how long its output pipes may stay open (a background grandchild holding
 /// them) before hookmux stops reading and calls the capture unterminated, as Claude Code does
-/// after a quiet window of about this length. What the hook wrote before exiting is read well
-/// within it.
+/// after a quiet window of about this length. Whether they are still open is asked of the pipe
+/// itself, not of how far the reader thread got.
 pub const QUIET_WINDOW: Duration = Duration::from_millis(300);
+
+/// Once every write end of a pipe is closed, how long the reader may take to drain what is left
+/// in it. The rest of a pipe's buffer is read in moments even on a loaded machine; the bound only
+/// keeps a pipe reopened for writing through `/proc` from holding dispatch forever.
+const DRAIN_LIMIT: Duration = Duration::from_secs(10);
+
+/// Held, shared, by every spawn from the creation of its child's pipes until the child has
+/// exec'd. A child forked by one hook's spawn holds copies of every pipe open in dispatch at that
+/// moment, another hook's output included, until it execs (they are close-on-exec); on a loaded
+/// machine that can outlast the quiet window. Taking it exclusively waits those copies out, so
+/// that a write end still open afterwards is held by the hook's own processes.
+static SPAWNING: RwLock<()> = RwLock::new(());
+
+fn spawn(command: &mut Command) -> std::io::Result<Child> {
+    let _spawning = SPAWNING.read().unwrap_or_else(|p| p.into_inner());
+    command.spawn()
+}
+
+/// Returns once no spawn is between creating its pipes and its child's exec.
+fn spawns_settled() {
+    drop(SPAWNING.write().unwrap_or_else(|p| p.into_inner()));
+}
 
 /// What to start.
 #[derive(Clone, Debug)]
@@ -70,7 +93,7 @@ pub fn run(spec: &ProcessSpec) -> RawOutput {
     let started = Instant::now();
     let mut command = spec.command();
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = match command.spawn() {
+    let mut child = match spawn(&mut command) {
         Ok(child) => child,
         Err(err) => return RawOutput::failure(format!("cannot start `{}`: {err}", spec.label())),
     };
@@ -100,7 +123,7 @@ pub fn run(spec: &ProcessSpec) -> RawOutput {
 pub fn start_detached(spec: &ProcessSpec) -> Result<std::thread::JoinHandle<()>, String> {
     let mut command = spec.command();
     command.stdout(Stdio::null()).stderr(Stdio::null());
-    let mut child = command.spawn().map_err(|err| format!("cannot start `{}`: {err}", spec.label()))?;
+    let mut child = spawn(&mut command).map_err(|err| format!("cannot start `{}`: {err}", spec.label()))?;
     let stdin = child.stdin.take();
     let data = spec.stdin.clone();
     Ok(std::thread::spawn(move || {
@@ -152,6 +175,10 @@ fn signal_group(group: libc::pid_t, signal: libc::c_int) {
 struct Capture {
     buffer: Arc<Mutex<Captured>>,
     done: Option<Receiver<()>>,
+    /// A second descriptor of the pipe's read end, to ask the kernel whether any write end is
+    /// still open without touching the data (and without racing the reader, which closes its
+    /// own descriptor when it is done).
+    probe: Option<OwnedFd>,
 }
 
 #[derive(Default)]
@@ -161,9 +188,12 @@ struct Captured {
 }
 
 impl Capture {
-    fn start(pipe: Option<impl Read + Send + 'static>) -> Capture {
+    fn start(pipe: Option<impl Read + AsFd + Send + 'static>) -> Capture {
         let buffer = Arc::new(Mutex::new(Captured::default()));
-        let Some(mut pipe) = pipe else { return Capture { buffer, done: None } };
+        let Some(mut pipe) = pipe else { return Capture { buffer, done: None, probe: None } };
+        // Without a probe the pipe's state is unknown and the quiet window alone decides, as the
+        // reader would have it.
+        let probe = pipe.as_fd().try_clone_to_owned().ok();
         let (tx, rx) = mpsc::channel();
         let shared = buffer.clone();
         std::thread::spawn(move || {
@@ -184,17 +214,66 @@ impl Capture {
             }
             let _ = tx.send(());
         });
-        Capture { buffer, done: Some(rx) }
+        Capture { buffer, done: Some(rx), probe }
     }
 
-    /// Waits until `deadline` at most for the pipe to close, then takes what was read, and
-    /// whether the pipe ended.
+    /// Waits until `deadline` at most for every write end of the pipe to close, then for the
+    /// reader to drain it, and takes what was read and whether the pipe ended. The pipe is
+    /// unterminated only when a write end is still open at the deadline: a reader that was not
+    /// scheduled in time does not count.
     fn finish(self, deadline: Instant) -> (Vec<u8>, u64, bool) {
-        let ended = match &self.done {
-            Some(done) => done.recv_timeout(deadline.saturating_duration_since(Instant::now())).is_ok(),
-            None => true,
+        let ended = match (&self.done, &self.probe) {
+            (None, _) => true,
+            (Some(done), Some(probe)) => {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                match done.recv_timeout(Duration::ZERO) {
+                    Ok(()) => true,
+                    Err(_) if writers_closed(probe, remaining) || settled_writers_closed(probe) => {
+                        done.recv_timeout(DRAIN_LIMIT).is_ok()
+                    }
+                    Err(_) => false,
+                }
+            }
+            (Some(done), None) => done.recv_timeout(deadline.saturating_duration_since(Instant::now())).is_ok(),
         };
         let mut captured = self.buffer.lock().unwrap_or_else(|p| p.into_inner());
         (std::mem::take(&mut captured.data), captured.dropped, ended)
     }
 }
+
+/// Whether every write end is closed once no other hook's spawn can be holding a copy of one.
+fn settled_writers_closed(fd: &impl AsRawFd) -> bool {
+    spawns_settled();
+    writers_closed(fd, Duration::ZERO)
+}
+
+/// Whether every write end of the pipe whose read end is `fd` is closed, waiting up to `wait` for
+/// it. poll reports POLLHUP on a pipe's read end exactly when no writer is left; no events are
+/// asked for, so data arriving (which the reader thread takes) does not wake it, and the kernel
+/// looks once more when the wait runs out, so a late wake-up still sees the pipe as it is.
+fn writers_closed(fd: &impl AsRawFd, wait: Duration) -> bool {
+    let deadline = Instant::now() + wait;
+    loop {
+        let mut entry = libc::pollfd { fd: fd.as_raw_fd(), events: 0, revents: 0 };
+        // Rounded up: a wait cut short by a fraction of a millisecond would end the window early.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let millis = left.as_micros().div_ceil(1000).min(libc::c_int::MAX as u128) as libc::c_int;
+        // SAFETY: one valid pollfd, borrowed for the call only; the descriptor is open for as
+        // long as `fd` is.
+        let ready = unsafe { libc::poll(&mut entry, 1, millis) };
+        if ready < 0 {
+            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            // A pipe that cannot be polled is not known to have ended.
+            return false;
+        }
+        if ready == 0 && Instant::now() < deadline {
+            continue;
+        }
+        return entry.revents & libc::POLLHUP != 0;
+    }
+}
+
+#[cfg(test)]
+mod tests;
