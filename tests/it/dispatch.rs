@@ -382,21 +382,7 @@ fn serve(status: u16, body: &'static str) -> (String, std::sync::mpsc::Receiver<
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let (mut headers, mut length) = (String::new(), 0usize);
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-                headers.push_str(&line);
-            }
-            let mut request = vec![0; length];
-            reader.read_exact(&mut request).unwrap();
-            let _ = tx.send((headers, String::from_utf8_lossy(&request).into_owned()));
+            let _ = tx.send(read_request(&stream));
             let mut stream = stream;
             let _ = write!(
                 stream,
@@ -469,20 +455,7 @@ fn serve_raw(ip: &str, head: String, body: impl Into<String>) -> (u16, std::sync
             };
             let _ = stream.set_nonblocking(false);
             let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let (mut request, mut length) = (String::new(), 0usize);
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().unwrap_or(0);
-                }
-                request.push_str(&line);
-            }
-            let _ = reader.read_exact(&mut vec![0; length]);
-            let _ = tx.send(request);
+            let _ = tx.send(read_request(&stream).0);
             let mut stream = stream;
             let _ = write!(stream, "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
         }
@@ -756,4 +729,24 @@ fn problems_told_on_every_event_are_never_cut_from_the_summary() {
         assert_eq!(message.lines().count(), expected, "round {round}: {message}");
     }
     assert_eq!(project.read("kept.txt"), "kept\n");
+}
+
+/// One HTTP request read off a test server's connection: the request line and headers as sent,
+/// and the body (as many bytes as `Content-Length` says).
+fn read_request(stream: &std::net::TcpStream) -> (String, String) {
+    let mut reader = BufReader::new(stream.try_clone().expect("a second handle on the connection"));
+    let (mut headers, mut length) = (String::new(), 0usize);
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+        headers.push_str(&line);
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    (headers, String::from_utf8_lossy(&body).into_owned())
 }
