@@ -147,28 +147,26 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
         fs::symlink_metadata(dir).map_err(|err| io::Error::new(err.kind(), format!("{}: {err}", dir.display())))?;
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
-    let problem = if meta.file_type().is_symlink() {
-        Some("it is a symbolic link".to_string())
+    let remove = "remove it (hookmux creates it again, private to you), or point the variable that places it \
+                  (TMPDIR, XDG_STATE_HOME, LORE_HOOK_STATE_DIR) at a folder of your own";
+    let (problem, remedy) = if meta.file_type().is_symlink() {
+        ("it is a symbolic link".to_string(), remove.to_string())
     } else if !meta.is_dir() {
-        Some("it is not a folder".to_string())
+        ("it is not a folder".to_string(), remove.to_string())
     } else if meta.uid() != me {
-        Some(format!("it belongs to user id {}, not to you ({me})", meta.uid()))
+        (format!("it belongs to user id {}, not to you ({me})", meta.uid()), remove.to_string())
     } else if meta.mode() & 0o022 != 0 {
-        Some(format!("others can write into it (mode {:o})", meta.mode() & 0o7777))
+        (
+            format!("others can write into it (mode {:o})", meta.mode() & 0o7777),
+            format!("run `chmod go-w {}` if no one else has used it, else {remove}", dir.display()),
+        )
     } else {
-        None
+        return Ok(());
     };
-    match problem {
-        None => Ok(()),
-        Some(problem) => Err(io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!(
-                "hookmux does not use {} as its state folder: {problem}; remove it (hookmux creates it again, \
-                 private to you), or point the variable that places it (TMPDIR, XDG_STATE_HOME) at a folder of your own",
-                dir.display()
-            ),
-        )),
-    }
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("hookmux does not use {} as its state folder: {problem}; {remedy}", dir.display()),
+    ))
 }
 
 /// The operating system's error inside one of tempfile's (which adds the path as text), so that
