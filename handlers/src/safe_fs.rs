@@ -169,16 +169,22 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
     ))
 }
 
-/// The operating system's error inside one of tempfile's (which adds the path as text), so that
-/// callers can name the error as the system does.
+/// An error of tempfile's as the system's own: tempfile adds the path as text and drops the
+/// error number, which callers need to word the error as the system does. The kinds a temporary
+/// file's creation meets are mapped back; others stay as they are.
 fn os_error(err: io::Error) -> io::Error {
-    let raw = err
-        .get_ref()
-        .and_then(|inner| std::error::Error::source(inner))
-        .and_then(|source| source.downcast_ref::<io::Error>())
-        .and_then(io::Error::raw_os_error)
-        .or_else(|| err.raw_os_error());
-    raw.map(io::Error::from_raw_os_error).unwrap_or(err)
+    if err.raw_os_error().is_some() {
+        return err;
+    }
+    let raw = match err.kind() {
+        io::ErrorKind::NotFound => libc::ENOENT,
+        io::ErrorKind::PermissionDenied => libc::EACCES,
+        io::ErrorKind::ReadOnlyFilesystem => libc::EROFS,
+        io::ErrorKind::StorageFull => libc::ENOSPC,
+        io::ErrorKind::NotADirectory => libc::ENOTDIR,
+        _ => return err,
+    };
+    io::Error::from_raw_os_error(raw)
 }
 
 #[cfg(test)]
@@ -228,6 +234,18 @@ mod tests {
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
         let left: Vec<_> = fs::read_dir(&project).unwrap().flatten().map(|e| e.file_name()).collect();
         assert_eq!(left.len(), 2, "no temporary file is left: {left:?}");
+    }
+
+    #[test]
+    fn a_failed_replace_names_the_system_error() {
+        let (_dir, project, _victim) = setup();
+        let (step, err) = replace(&project, &project.join("missing/PLAN.md"), b"x").unwrap_err();
+        assert_eq!((step, err.raw_os_error()), (Step::Write, Some(libc::ENOENT)));
+        fs::create_dir(project.join("folder")).unwrap();
+        fs::write(project.join("folder/inside"), "").unwrap();
+        let (step, err) = replace(&project, &project.join("folder"), b"x").unwrap_err();
+        assert_eq!(step, Step::Rename, "{err}");
+        assert_eq!(fs::read_dir(&project).unwrap().count(), 1, "the temporary file is removed");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::js::{self, errno, path, Js, JsError};
 use crate::safe_fs;
 use hookmux_sdk::{Answer, Context};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -52,7 +52,7 @@ pub struct Hook<'a> {
     cwd_in_project: bool,
     config: RefCell<ConfigSlot>,
     /// Whether the log was refused for a symbolic link, said once.
-    log_refused: std::cell::Cell<bool>,
+    log_refused: Cell<bool>,
 }
 
 /// What stdin held, as brewcode's `readStdin()` sees it.
@@ -342,6 +342,8 @@ impl<'a> Hook<'a> {
         };
         let written = written.and_then(|()| safe_fs::open_append(&root, &self.fs_path(&log_path)));
         match written {
+            // One `write` on an `O_APPEND` descriptor: a line added while another process appends
+            // is neither torn nor lost.
             Ok(mut file) => {
                 let _ = file.write_all(line.as_bytes());
             }
