@@ -7,5 +7,6 @@
 pub mod brewcode;
 mod paths;
 mod protect_paths;
+pub mod safe_fs;
 pub mod transcript;
 pub mod wakeup;

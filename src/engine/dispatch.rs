@@ -209,6 +209,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         run.collect(event, plan, setup, world, &teller);
     }
     run.notices.extend(teller.summary());
+    run.notices.extend(teller.ledger_refused());
     let kind = kind.ok_or(NotRun::NoEvent)?;
     let labelled = run.labelled();
     let mut combined = combine::combine(kind, &hook_name, &labelled);

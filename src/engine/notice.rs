@@ -6,6 +6,7 @@
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::select::matcher;
 use crate::engine::select::plan::Plan;
+use hookmux_handlers::safe_fs;
 use hookmux_sdk::Env;
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -176,6 +177,14 @@ impl Teller {
         None
     }
 
+    /// Why notices are told on every event of this session, when the folder that remembers
+    /// them is not safe to use; only once something was told.
+    pub fn ledger_refused(&self) -> Option<String> {
+        let refused = self.ledger.as_ref()?.refused.as_ref()?;
+        (self.told_in_full.get() + self.withheld.get() > 0)
+            .then(|| format!("hookmux: notices are told on every event: {refused}"))
+    }
+
     /// What stands for the withheld notices, told last: the one itself when it is only one (as
     /// short as a count), else how many there are and where to see them. They count as told.
     pub fn summary(&self) -> Option<String> {
@@ -198,9 +207,15 @@ const NOTICE_MARKER_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 /// once per dispatch and appended to, a line per write, so that dispatches of one session running
 /// at once lose no line (at worst both tell a new notice). When the file cannot be written, a
 /// notice is told again on the next event rather than never.
+///
+/// The folder is created `0700`; one that is a symbolic link, another user's, or writable by
+/// others is not used at all (someone else could then silence notices, or have the clean-up
+/// delete files elsewhere): every notice is told on every event, and the user is told why.
 struct Ledger {
     dir: PathBuf,
     file: PathBuf,
+    /// Why the folder is not used, when it is not.
+    refused: Option<String>,
     told: RefCell<HashSet<u64>>,
     /// Opened on the first notice this dispatch tells.
     appender: RefCell<Option<File>>,
@@ -215,14 +230,25 @@ impl Ledger {
         let uid = unsafe { libc::getuid() };
         let dir = tmp.join(format!("hookmux-notices-{uid}"));
         let file = dir.join(format!("{}.told", file_stem(session)));
-        let told = std::fs::read_to_string(&file)
-            .map(|text| text.lines().filter_map(|line| u64::from_str_radix(line, 16).ok()).collect())
-            .unwrap_or_default();
-        Ledger { dir, file, told: RefCell::new(told), appender: RefCell::new(None), scanned: Cell::new(0) }
+        let refused = match std::fs::symlink_metadata(&dir) {
+            Ok(_) => safe_fs::check_private_dir(&dir).err().map(|err| err.to_string()),
+            Err(_) => None,
+        };
+        let told = match refused {
+            Some(_) => HashSet::new(),
+            None => safe_fs::open_no_follow(std::fs::OpenOptions::new().read(true), &file)
+                .and_then(std::io::read_to_string)
+                .map(|text| text.lines().filter_map(|line| u64::from_str_radix(line, 16).ok()).collect())
+                .unwrap_or_default(),
+        };
+        Ledger { dir, file, refused, told: RefCell::new(told), appender: RefCell::new(None), scanned: Cell::new(0) }
     }
 
     /// Whether `text` is new to the session; records it.
     fn first_time(&self, text: &str) -> bool {
+        if self.refused.is_some() {
+            return true;
+        }
         let hash = fnv1a(text.as_bytes());
         if !self.told.borrow_mut().insert(hash) {
             return false;
@@ -246,8 +272,8 @@ impl Ledger {
     /// files: once per dispatch that tells something, so the folder stays as small as the last
     /// week's sessions.
     fn start_appending(&self) -> Option<File> {
-        std::fs::create_dir_all(&self.dir).ok()?;
-        let file = std::fs::OpenOptions::new().append(true).create(true).open(&self.file).ok()?;
+        safe_fs::private_dir(&self.dir).ok()?;
+        let file = safe_fs::open_no_follow(std::fs::OpenOptions::new().append(true).create(true), &self.file).ok()?;
         self.scanned.set(self.scanned.get() + prune_markers(&self.dir, &self.file));
         Some(file)
     }
@@ -363,6 +389,55 @@ mod tests {
             }
         }
         assert_eq!(folder(tmp.path()), Vec::<PathBuf>::new());
+    }
+
+    #[test]
+    fn a_notices_folder_that_is_a_link_is_not_used() {
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        // SAFETY: getuid has no preconditions.
+        let uid = unsafe { libc::getuid() };
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        let old = elsewhere.join("old-work.txt");
+        File::create(&old).unwrap().set_modified(std::time::SystemTime::now() - 2 * NOTICE_MARKER_AGE).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, tmp.path().join(format!("hookmux-notices-{uid}"))).unwrap();
+        let notices = problems(2);
+        for _ in 0..2 {
+            let teller = Teller::new(&env, Some("s"), false);
+            assert_eq!(teller.ledger_refused(), None, "said only once something is told");
+            assert_eq!(notices.iter().filter_map(|n| teller.tell(n)).count(), 2, "told on every event");
+            assert!(old.exists(), "the clean-up does not delete files where the link points");
+            assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1, "nothing is written there");
+            let refused = teller.ledger_refused().unwrap();
+            assert!(refused.contains("notices are told on every event") && refused.contains("it is a symbolic link"));
+        }
+    }
+
+    #[test]
+    fn a_notices_folder_open_to_others_is_not_read() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let env = env(tmp.path());
+        let notices = problems(1);
+        // Another user made the folder first and says every notice was told already.
+        let dir = Teller::new(&env, Some("s"), false).ledger.unwrap().dir;
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        std::fs::write(dir.join("s.told"), format!("{:016x}\n", fnv1a(notices[0].to_string().as_bytes()))).unwrap();
+        let teller = Teller::new(&env, Some("s"), false);
+        assert!(teller.tell(&notices[0]).is_some());
+        assert!(teller.ledger_refused().unwrap().contains("others can write into it"));
+    }
+
+    #[test]
+    fn a_new_notices_folder_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let teller = Teller::new(&env(tmp.path()), Some("s"), false);
+        assert!(teller.tell(&problems(1)[0]).is_some());
+        let dir = &teller.ledger.as_ref().unwrap().dir;
+        assert_eq!(std::fs::metadata(dir).unwrap().permissions().mode() & 0o777, 0o700);
     }
 
     #[test]

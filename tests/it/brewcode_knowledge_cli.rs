@@ -149,3 +149,33 @@ fn project_dir_names_the_project_from_anywhere_and_the_old_spelling_still_works(
     let out = run(elsewhere.path(), &["knowledge", "show"]);
     assert!(out.stderr.contains("pass --task or --project-dir"), "{out:?}");
 }
+
+#[test]
+fn compact_and_add_do_not_write_through_links() {
+    let dir = project();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let file = dir.path().join(TASK).join("KNOWLEDGE.jsonl");
+    std::fs::write(&file, "{\"t\":\"❌\",\"txt\":\"a\",\"ts\":\"2026-02-01T12:00:00.000Z\"}\n").unwrap();
+    // brewcode's fixed temporary name, planted as a link: compaction writes a random name instead.
+    std::os::unix::fs::symlink(&victim, dir.path().join(TASK).join("KNOWLEDGE.jsonl.tmp")).unwrap();
+    let out = run(dir.path(), &["knowledge", "compact", "--force"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+
+    // The knowledge file itself a link: refused, with the reason.
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(&victim, &file).unwrap();
+    let out = run(dir.path(), &["knowledge", "add", "info", "DB is PostgreSQL 15"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr.contains("is a symbolic link, and hookmux does not write through symbolic links"),
+        "{}",
+        out.stderr
+    );
+    let out = run(dir.path(), &["knowledge", "compact", "--force"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stderr.contains("is a symbolic link"), "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}

@@ -180,3 +180,22 @@ fn refusals_write_nothing_and_say_why() {
     assert_eq!(out.code, Some(1));
     assert!(out.stderr.contains("not installed"), "{}", out.stderr);
 }
+
+#[test]
+fn a_backup_planted_as_a_link_is_replaced_not_written_through() {
+    let m = Machine::new();
+    let settings = m.project.join(".claude/settings.json");
+    m.write(&settings, SETTINGS);
+    let victim = m.home.join(".bashrc");
+    m.write(&victim, "export PATH=/usr/bin\n");
+    let backup = m.project.join(".claude/settings.json.hookmux-backup");
+    std::os::unix::fs::symlink(&victim, &backup).unwrap();
+
+    let out = m.hookmux(&["install", "claude"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(Machine::read(&victim).as_deref(), Some("export PATH=/usr/bin\n"));
+    assert!(!backup.is_symlink(), "the link is replaced by the backup");
+    assert_eq!(Machine::read(&backup).as_deref(), Some(SETTINGS));
+    let left: Vec<_> = std::fs::read_dir(m.project.join(".claude")).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left.len(), 3, "settings, hooks file and backup, no temporary file: {left:?}");
+}

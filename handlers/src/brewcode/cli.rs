@@ -10,6 +10,7 @@ use super::js::{self, text};
 use super::knowledge::{self, Entry, Refusal, AVOID, BEST, BLOCKLIST, INFO};
 use super::knowledge_file::{self, WriterLock};
 use super::task;
+use crate::safe_fs;
 use anyhow::{anyhow, bail, Context as _};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value};
@@ -101,9 +102,12 @@ impl Commands {
     }
 }
 
-/// A resolved task: its KNOWLEDGE.jsonl and its project's settings.
+/// A resolved task: its KNOWLEDGE.jsonl (as named, and absolute), its project (absolute; no
+/// symbolic link below it is written through) and the project's settings.
 struct Resolved {
     file: PathBuf,
+    absolute: PathBuf,
+    project: PathBuf,
     config: Config,
 }
 
@@ -123,12 +127,13 @@ fn resolve(target: &Target) -> anyhow::Result<Resolved> {
     let project = named_project.unwrap_or_else(|| {
         let derived = task::project_of(&file.to_string_lossy());
         if derived == file.to_string_lossy() {
-            cwd
+            cwd.clone()
         } else {
             PathBuf::from(derived)
         }
     });
-    Ok(Resolved { file, config: load_config(&project)? })
+    let config = load_config(&project)?;
+    Ok(Resolved { absolute: cwd.join(&file), file, project: cwd.join(project), config })
 }
 
 /// `--task`: a folder, a PLAN.md or a .jsonl file.
@@ -212,7 +217,7 @@ fn add(target: &Target, src: Option<String>, kind: &'static str, lesson: &str) -
     let now = js::date::iso_now(std::time::SystemTime::now());
     let line = knowledge::entry_line(&entry, &now);
     // Under the writers' lock, and all or nothing: a failed add leaves the file as it was.
-    knowledge_file::append_line(&resolved.file, &line)
+    knowledge_file::append_line(&resolved.project, &resolved.absolute, &line)
         .map_err(|failure| anyhow!("cannot append to {}: {failure}", resolved.file.display()))?;
     print!("{line}");
     Ok(ExitCode::SUCCESS)
@@ -274,7 +279,7 @@ fn compact(target: &Target, force: bool, max_entries: Option<u32>, dry_run: bool
     let _lock = match dry_run {
         true => None,
         false => Some(
-            WriterLock::acquire(&resolved.file)
+            WriterLock::acquire(&resolved.project, &resolved.absolute)
                 .map_err(|failure| anyhow!("cannot lock {}: {failure}", resolved.file.display()))?,
         ),
     };
@@ -297,13 +302,11 @@ fn compact(target: &Target, force: bool, max_entries: Option<u32>, dry_run: bool
         print!("{rendered}");
         return Ok(ExitCode::SUCCESS);
     }
-    let tmp = PathBuf::from(format!("{}.tmp", resolved.file.display()));
-    if let Err(err) = std::fs::write(&tmp, &rendered) {
-        // A half-written temporary file (a full disk) is of no use to anyone.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(anyhow!(err).context(format!("cannot write {}", tmp.display())));
-    }
-    std::fs::rename(&tmp, &resolved.file).with_context(|| format!("cannot replace {}", resolved.file.display()))?;
+    // A temporary file with a random name beside it, renamed over it; removed on failure.
+    safe_fs::replace(&resolved.project, &resolved.absolute, rendered.as_bytes()).map_err(|(step, err)| match step {
+        safe_fs::Step::Check => anyhow!(err),
+        _ => anyhow!(err).context(format!("cannot replace {}", resolved.file.display())),
+    })?;
     eprintln!("{}: compacted, {before} → {} entries", resolved.file.display(), compacted.len());
     Ok(ExitCode::SUCCESS)
 }

@@ -93,7 +93,7 @@ fn throttle(h: &Hook, stamp: &str) -> Result<Throttle, String> {
     if h.dry() {
         return Ok(Throttle::Remind);
     }
-    let file = fs::File::create(h.fs_path(stamp)).map_err(|err| errno::message(&err, "open", Some(stamp), None))?;
+    let file = h.create_empty(stamp)?;
     let _ = file.set_modified(h.cx().now());
     Ok(Throttle::Remind)
 }

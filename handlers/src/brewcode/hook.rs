@@ -9,11 +9,13 @@
 
 use super::config::{self, Config, Level};
 use super::js::{self, errno, path, Js, JsError};
+use crate::safe_fs;
 use hookmux_sdk::{Answer, Context};
 use serde_json::{Map, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fs;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -49,6 +51,8 @@ pub struct Hook<'a> {
     /// writes (a plan linked into `.claude/plans/`) must not turn a folder into one midway.
     cwd_in_project: bool,
     config: RefCell<ConfigSlot>,
+    /// Whether the log was refused for a symbolic link, said once.
+    log_refused: Cell<bool>,
 }
 
 /// What stdin held, as brewcode's `readStdin()` sees it.
@@ -95,7 +99,7 @@ impl<'a> Hook<'a> {
             _ => process_cwd,
         };
         let cwd_in_project = in_project(cx, &cwd);
-        let hook = Hook { cx, input, cwd, cwd_in_project, config: RefCell::default() };
+        let hook = Hook { cx, input, cwd, cwd_in_project, config: RefCell::default(), log_refused: Default::default() };
         let (result, tag) = match early {
             Some(error) => (Err(error), Tag::None),
             None => (body(&hook), Tag::Session),
@@ -187,34 +191,65 @@ impl<'a> Hook<'a> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
-    /// `writeFileSync(tmp, text); renameSync(tmp, p)`: brewcode's atomic rewrite.
+    /// The folder below which a write refuses symbolic links: the hook's project (its `cwd`)
+    /// when `p` is inside it, else `p`'s own folder.
+    pub fn root_for(&self, p: &str) -> PathBuf {
+        let target = crate::paths::normalize(&self.fs_path(p));
+        let project = crate::paths::normalize(&self.fs_path(&self.cwd));
+        match target.starts_with(&project) {
+            true => project,
+            false => target.parent().map(PathBuf::from).unwrap_or(target),
+        }
+    }
+
+    /// `writeFileSync(tmp, text); renameSync(tmp, p)`: brewcode's atomic rewrite, through a
+    /// temporary file with a random name (brewcode's `<p>.tmp`, fixed and truncated, could be a
+    /// link planted to a file elsewhere). A symbolic link in the project between the `cwd` and
+    /// `p` is refused.
     pub fn write_atomic(&self, p: &str, text: &str) -> Result<(), String> {
         let tmp = format!("{p}.tmp");
-        fs::write(self.fs_path(&tmp), text).map_err(|err| errno::message(&err, "open", Some(&tmp), None))?;
-        fs::rename(self.fs_path(&tmp), self.fs_path(p))
-            .map_err(|err| errno::message(&err, "rename", Some(&tmp), Some(p)))
+        safe_fs::replace(&self.root_for(p), &self.fs_path(p), text.as_bytes()).map_err(|(step, err)| match step {
+            safe_fs::Step::Check => err.to_string(),
+            safe_fs::Step::Write => errno::message(&err, "open", Some(&tmp), None),
+            safe_fs::Step::Rename => errno::message(&err, "rename", Some(&tmp), Some(p)),
+        })
     }
 
-    /// `appendFileSync(p, text)`: one `write` on an `O_APPEND` descriptor, so a line added while
-    /// another process appends is neither torn nor lost.
-    pub fn append(&self, p: &str, text: &str) -> Result<(), String> {
-        let mut file = fs::OpenOptions::new()
-            .append(true)
+    /// `writeFileSync(p, '')`: `p` created or emptied, refusing a symbolic link at `p` or between
+    /// the project and `p` (a link planted there would have its target emptied).
+    pub fn create_empty(&self, p: &str) -> Result<fs::File, String> {
+        let target = self.fs_path(p);
+        safe_fs::check_no_links(&self.root_for(p), &target).map_err(|err| err.to_string())?;
+        fs::OpenOptions::new()
+            .write(true)
             .create(true)
-            .open(self.fs_path(p))
-            .map_err(|err| errno::message(&err, "open", Some(p), None))?;
-        file.write_all(text.as_bytes()).map_err(|err| errno::message(&err, "write", None, None))
+            .truncate(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&target)
+            .map_err(|err| errno::message(&err, "open", Some(p), None))
     }
 
-    /// `unlinkSync(p)`.
+    /// `unlinkSync(p)`, refusing a symbolic link between the project and `p`'s folder (a link at
+    /// `p` itself is removed, not followed).
     pub fn unlink(&self, p: &str) -> Result<(), String> {
-        fs::remove_file(self.fs_path(p)).map_err(|err| errno::message(&err, "unlink", Some(p), None))
+        let target = self.fs_path(p);
+        if let Some(dir) = target.parent() {
+            safe_fs::check_no_links(&self.root_for(p), dir).map_err(|err| err.to_string())?;
+        }
+        fs::remove_file(target).map_err(|err| errno::message(&err, "unlink", Some(p), None))
     }
 
-    /// `mkdirSync(p, {recursive: true})`.
+    /// Whether `p` may be removed: no symbolic link between the project and `p`'s folder.
+    pub fn unlink_allowed(&self, p: &str) -> bool {
+        let target = self.fs_path(p);
+        target.parent().is_none_or(|dir| safe_fs::check_no_links(&self.root_for(p), dir).is_ok())
+    }
+
+    /// `mkdirSync(p, {recursive: true})`, refusing a symbolic link between the project and `p`.
     pub fn mkdir_all(&self, p: &str) -> Result<(), String> {
         let target = self.fs_path(p);
-        match fs::create_dir_all(&target) {
+        match safe_fs::create_dirs(&self.root_for(p), &target) {
+            Err(err) if safe_fs::is_link_refused(&err) => Err(err.to_string()),
             // A file in the way: Node reports EEXIST for the path itself.
             Err(_) if target.exists() && !target.is_dir() => {
                 Err(errno::message(&std::io::Error::from_raw_os_error(libc::EEXIST), "mkdir", Some(p), None))
@@ -298,11 +333,25 @@ impl<'a> Hook<'a> {
         let line = escape_controls(&format!("{} {} {tag}{prefix} {message}", self.now_iso(), level.tag())) + "\n";
         let log_path = path::join(&[cwd, LOG_FILE]);
         let log_dir = path::dirname(&log_path);
-        // brewcode ignores every failure to write its log: a hook never fails for its log.
-        if !self.exists(&log_dir) {
-            let _ = fs::create_dir_all(self.fs_path(&log_dir));
+        // brewcode ignores every failure to write its log: a hook never fails for its log. A
+        // symbolic link in the way is said, though: the line went to stderr only.
+        let root = self.fs_path(cwd);
+        let written = match self.exists(&log_dir) {
+            true => Ok(()),
+            false => safe_fs::create_dirs(&root, &self.fs_path(&log_dir)),
+        };
+        let written = written.and_then(|()| safe_fs::open_append(&root, &self.fs_path(&log_path)));
+        match written {
+            // One `write` on an `O_APPEND` descriptor: a line added while another process appends
+            // is neither torn nor lost.
+            Ok(mut file) => {
+                let _ = file.write_all(line.as_bytes());
+            }
+            Err(err) if safe_fs::is_link_refused(&err) && !self.log_refused.replace(true) => {
+                self.cx.note(format!("hookmux: brewcode's log is not written: {err}"));
+            }
+            Err(_) => {}
         }
-        let _ = self.append(&log_path, &line);
         Ok(())
     }
 }

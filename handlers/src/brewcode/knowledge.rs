@@ -384,7 +384,7 @@ impl Hook<'_> {
         // included.
         let _lock = match self.dry() {
             true => None,
-            false => match knowledge_file::WriterLock::acquire(&self.fs_path(path)) {
+            false => match knowledge_file::WriterLock::acquire(&self.root_for(path), &self.fs_path(path)) {
                 Ok(lock) => Some(lock),
                 Err(failure) => {
                     let message = format!("localCompact skipped, cannot lock: {}", failure_message(&failure));
@@ -423,7 +423,11 @@ impl Hook<'_> {
         if self.dry() {
             return Ok(true);
         }
-        match knowledge_file::append_line(&self.fs_path(path), &entry_line(entry, &self.now_iso())) {
+        match knowledge_file::append_line(
+            &self.root_for(path),
+            &self.fs_path(path),
+            &entry_line(entry, &self.now_iso()),
+        ) {
             Ok(()) => Ok(true),
             Err(failure) => {
                 let message = format!("appendKnowledge failed: {}", failure_message(&failure));

@@ -9,6 +9,10 @@
 //! replaces the file: a lock on it would be left behind on the old one. Writers outside hookmux
 //! (brewcode's own scripts, an editor) do not take the lock and are not serialized.
 //!
+//! Neither the file nor its sidecar is written through a symbolic link: a link at either, or in a
+//! folder between the project and them, is refused (a task folder linked elsewhere by a cloned
+//! repository would otherwise take the entries, or lose a file to compaction).
+//!
 //! An append writes the whole line at once; when the write fails or is cut short (a full disk,
 //! a file size limit), the file is truncated back to the length it had. When the file does not
 //! end with a newline (a writer outside hookmux stopped mid-line), the append starts with one:
@@ -20,6 +24,8 @@ use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+use crate::safe_fs;
 
 /// A failure, with the system call it came from (`open`, `flock`, `write`, …) for messages.
 #[derive(Debug)]
@@ -60,9 +66,11 @@ pub struct WriterLock {
 }
 
 impl WriterLock {
-    /// Waits for the lock on `file`'s sidecar, creating the sidecar if needed.
-    pub fn acquire(file: &Path) -> Result<WriterLock, Failure> {
+    /// Waits for the lock on `file`'s sidecar, creating the sidecar if needed. A symbolic link
+    /// between `root` (the project) and the sidecar is refused.
+    pub fn acquire(root: &Path, file: &Path) -> Result<WriterLock, Failure> {
         let path = lock_path(file);
+        safe_fs::check_no_links(root, &path).map_err(|err| Failure::new("open", None, err))?;
         // O_NOFOLLOW: a symlink planted as the sidecar must not make hookmux create or open a
         // file elsewhere. O_NONBLOCK: opening a FIFO planted there must not hang; it does not
         // make flock below non-blocking.
@@ -102,13 +110,16 @@ impl WriterLock {
 }
 
 /// Appends `line` (which ends with `\n`) to `file`, created if missing, under the writers' lock.
-/// On failure the file keeps the length it had.
-pub fn append_line(file: &Path, line: &str) -> Result<(), Failure> {
-    let _lock = WriterLock::acquire(file)?;
+/// On failure the file keeps the length it had. A symbolic link at `file` or between `root` (the
+/// project) and `file` is refused.
+pub fn append_line(root: &Path, file: &Path, line: &str) -> Result<(), Failure> {
+    let _lock = WriterLock::acquire(root, file)?;
+    safe_fs::check_no_links(root, file).map_err(|err| Failure::new("open", None, err))?;
     let mut out = OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(file)
         .map_err(|err| Failure::new("open", Some(file), err))?;
     // Under the lock no other hookmux writer changes the length between here and the write.
@@ -147,10 +158,10 @@ mod tests {
     fn an_append_waits_for_the_lock() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("KNOWLEDGE.jsonl");
-        let held = WriterLock::acquire(&file).unwrap();
+        let held = WriterLock::acquire(dir.path(), &file).unwrap();
         let appender = {
-            let file = file.clone();
-            std::thread::spawn(move || append_line(&file, "{\"txt\":\"b\"}\n").map_err(|f| f.to_string()))
+            let (root, file) = (dir.path().to_path_buf(), file.clone());
+            std::thread::spawn(move || append_line(&root, &file, "{\"txt\":\"b\"}\n").map_err(|f| f.to_string()))
         };
         std::thread::sleep(std::time::Duration::from_millis(200));
         assert!(!file.exists(), "the append waits while another writer holds the lock");
@@ -166,9 +177,34 @@ mod tests {
         let file = dir.path().join("KNOWLEDGE.jsonl");
         let elsewhere = dir.path().join("elsewhere");
         std::os::unix::fs::symlink(&elsewhere, lock_path(&file)).unwrap();
-        let failure = append_line(&file, "{}\n").unwrap_err();
-        assert_eq!((failure.syscall, failure.error.raw_os_error()), ("open", Some(libc::ELOOP)));
+        let failure = append_line(dir.path(), &file, "{}\n").unwrap_err();
+        assert!(safe_fs::is_link_refused(&failure.error), "{failure}");
         assert!(!elsewhere.exists() && !file.exists());
+    }
+
+    #[test]
+    fn a_symlinked_file_or_task_folder_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious\n").unwrap();
+        let project = dir.path().join("project");
+        let task = project.join(".claude/tasks/a_task");
+        std::fs::create_dir_all(&task).unwrap();
+        let file = task.join("KNOWLEDGE.jsonl");
+        std::os::unix::fs::symlink(&victim, &file).unwrap();
+        let failure = append_line(&project, &file, "{}\n").unwrap_err();
+        assert!(safe_fs::is_link_refused(&failure.error), "{failure}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+
+        // The task folder itself linked to a folder outside the project.
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::remove_dir_all(project.join(".claude/tasks")).unwrap();
+        std::os::unix::fs::symlink(&outside, project.join(".claude/tasks")).unwrap();
+        let file = project.join(".claude/tasks/KNOWLEDGE.jsonl");
+        let failure = append_line(&project, &file, "{}\n").unwrap_err();
+        assert!(failure.to_string().contains(".claude/tasks is a symbolic link"), "{failure}");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing is created outside the project");
     }
 
     #[test]
@@ -176,7 +212,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("KNOWLEDGE.jsonl");
         std::fs::write(&file, "{\"txt\":\"a\"}\n{\"tx").unwrap();
-        append_line(&file, "{\"txt\":\"b\"}\n").unwrap();
+        append_line(dir.path(), &file, "{\"txt\":\"b\"}\n").unwrap();
         assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"txt\":\"a\"}\n{\"tx\n{\"txt\":\"b\"}\n");
     }
 }

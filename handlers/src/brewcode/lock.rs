@@ -100,7 +100,8 @@ impl Hook<'_> {
             .map_err(|err| JsError(js::errno::message(&err, "stat", Some(lock_file), None)))?;
         if !metadata.is_file() {
             self.log(Level::Warn, "[lock]", &format!("Lock is a directory, removing: {lock_file}"), Tag::None)?;
-            if !self.dry() {
+            // Never through a symbolic link to a folder elsewhere (a link itself is removed).
+            if !self.dry() && self.unlink_allowed(lock_file) {
                 let _ =
                     fs::remove_dir_all(self.fs_path(lock_file)).or_else(|_| fs::remove_file(self.fs_path(lock_file)));
             }

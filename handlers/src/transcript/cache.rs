@@ -1,10 +1,11 @@
 //! The tool-input cache: PreToolUse's `tool_input`, for a PostToolUse that arrives without one.
 
 use super::store::{file_stem, state_dir, with_path};
+use crate::safe_fs;
 use hookmux_sdk::Env;
 use serde_json::{json, Value};
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -35,7 +36,10 @@ impl ToolInputCache {
     pub fn put(&self, session: &str, tool_use_id: &str, input: &Value, now: SystemTime) -> io::Result<()> {
         let path = self.entry(session, tool_use_id);
         let dir = path.parent().unwrap_or(&self.dir).to_path_buf();
-        fs::create_dir_all(&dir).map_err(|err| with_path(err, &dir))?;
+        // Both folders private and real: a session folder linked elsewhere would take the entry
+        // and have that folder's old files expired.
+        safe_fs::private_dir(&self.dir)?;
+        safe_fs::private_dir(&dir)?;
         expire(&dir, now);
         self.expire_sessions(now);
         let record = json!({"stored_at": seconds(now), "tool_input": input});
@@ -49,7 +53,8 @@ impl ToolInputCache {
     /// has expired, or it cannot be read.
     pub fn take(&self, session: &str, tool_use_id: &str, now: SystemTime) -> Option<Value> {
         let path = self.entry(session, tool_use_id);
-        let text = fs::read_to_string(&path).ok()?;
+        let mut text = String::new();
+        safe_fs::open_no_follow(fs::OpenOptions::new().read(true), &path).ok()?.read_to_string(&mut text).ok()?;
         let _ = fs::remove_file(&path);
         let record: Value = serde_json::from_str(&text).ok()?;
         let stored_at = record.get("stored_at").and_then(Value::as_u64)?;

@@ -1,5 +1,6 @@
 //! The transcript files: where they live, what a line holds, rotation and pruning.
 
+use crate::safe_fs;
 use hookmux_sdk::{Env, Event, HookEvent};
 use serde_json::{json, Map, Value};
 use std::fs::{self, File, OpenOptions};
@@ -147,10 +148,10 @@ impl Transcripts {
     }
 
     fn append_line(&self, session: &str, line: &str, now: SystemTime) -> io::Result<PathBuf> {
-        fs::create_dir_all(&self.dir).map_err(|err| with_path(err, &self.dir))?;
+        safe_fs::private_dir(&self.dir)?;
         let _lock = Lock::acquire(&self.dir.join(".lock"))?;
         let path = self.path(session);
-        let size = match fs::metadata(&path) {
+        let size = match fs::symlink_metadata(&path) {
             Ok(meta) => Some(meta.len()),
             Err(err) if err.kind() == io::ErrorKind::NotFound => None,
             Err(err) => return Err(with_path(err, &path)),
@@ -167,7 +168,9 @@ impl Transcripts {
             }
             Some(_) => {}
         }
-        let mut file = OpenOptions::new().create(true).append(true).open(&path).map_err(|err| with_path(err, &path))?;
+        // Never through a symbolic link: the model can plant one with the tools it runs.
+        let mut file = safe_fs::open_no_follow(OpenOptions::new().create(true).append(true), &path)
+            .map_err(|err| with_path(err, &path))?;
         file.write_all(&bytes).map_err(|err| with_path(err, &path))?;
         Ok(path)
     }
@@ -219,11 +222,7 @@ pub(crate) struct Lock {
 
 impl Lock {
     pub(crate) fn acquire(path: &Path) -> io::Result<Lock> {
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
+        let file = safe_fs::open_no_follow(OpenOptions::new().create(true).truncate(false).write(true), path)
             .map_err(|err| with_path(err, path))?;
         // SAFETY: flock on a descriptor this struct owns.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {

@@ -218,3 +218,89 @@ fn sessions_left_behind_are_cleared() {
     assert!(!dir.path().join("gone").exists());
     assert!(dir.path().join("live/c.json").exists());
 }
+
+// Symbolic links: the model can plant them with the tools it runs, and the state folder is the
+// user's. Nothing is written, truncated or deleted through one.
+
+/// A folder with a transcripts folder and a victim file beside it.
+fn with_victim() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    std::fs::write(&victim, "precious\n").unwrap();
+    (dir, victim)
+}
+
+#[test]
+fn a_linked_transcript_is_not_appended_to() {
+    let (dir, victim) = with_victim();
+    let transcripts = Transcripts::at(dir.path().join("transcripts"));
+    std::fs::create_dir(transcripts.dir()).unwrap();
+    std::os::unix::fs::symlink(&victim, transcripts.path("s")).unwrap();
+    let err = transcripts.append("s", &Entry::Prompt { text: "rm -rf ~".into() }, now()).unwrap_err();
+    assert!(err.to_string().contains("is a symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+}
+
+#[test]
+fn a_linked_transcript_lock_creates_nothing_elsewhere() {
+    let (dir, _victim) = with_victim();
+    let transcripts = Transcripts::at(dir.path().join("transcripts"));
+    std::fs::create_dir(transcripts.dir()).unwrap();
+    let elsewhere = dir.path().join("created-elsewhere");
+    std::os::unix::fs::symlink(&elsewhere, transcripts.dir().join(".lock")).unwrap();
+    let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
+    assert!(err.to_string().contains("is a symbolic link"), "{err}");
+    assert!(!elsewhere.exists());
+}
+
+#[test]
+fn a_linked_transcripts_folder_is_refused() {
+    let (dir, _victim) = with_victim();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, dir.path().join("transcripts")).unwrap();
+    let transcripts = Transcripts::at(dir.path().join("transcripts"));
+    let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
+    assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn a_new_transcripts_folder_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, _victim) = with_victim();
+    let transcripts = Transcripts::at(dir.path().join("state/transcripts"));
+    transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap();
+    assert_eq!(std::fs::metadata(transcripts.dir()).unwrap().permissions().mode() & 0o777, 0o700);
+}
+
+#[test]
+fn a_linked_session_folder_of_the_cache_is_refused_and_not_expired() {
+    let (dir, _victim) = with_victim();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let old = elsewhere.join("old-work.json");
+    std::fs::write(&old, "{}").unwrap();
+    let stale = SystemTime::now() - TOOL_INPUT_TTL - Duration::from_secs(60);
+    std::fs::File::open(&old).unwrap().set_modified(stale).unwrap();
+    let cache = ToolInputCache::at(dir.path().join("tool-inputs"));
+    std::fs::create_dir(dir.path().join("tool-inputs")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, dir.path().join("tool-inputs/s")).unwrap();
+    let err = cache.put("s", "c", &json!({}), SystemTime::now()).unwrap_err();
+    assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+    assert!(old.exists(), "a file in the folder the link points at is not expired");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 1);
+}
+
+#[test]
+fn a_linked_cache_entry_is_not_read() {
+    let (dir, _victim) = with_victim();
+    let cache = ToolInputCache::at(dir.path().join("tool-inputs"));
+    cache.put("s", "c", &json!({"command": "ls"}), now()).unwrap();
+    let secret = dir.path().join("secret.json");
+    std::fs::write(&secret, json!({"stored_at": 1_767_225_600u64, "tool_input": {"token": "x"}}).to_string()).unwrap();
+    std::fs::remove_file(dir.path().join("tool-inputs/s/c.json")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.path().join("tool-inputs/s/c.json")).unwrap();
+    assert_eq!(cache.take("s", "c", now()), None);
+    assert!(secret.exists());
+}

@@ -6,9 +6,9 @@
 
 use hookmux_sdk::Env;
 use sha2::{Digest, Sha256};
-use std::fs::{DirBuilder, OpenOptions, Permissions};
+use std::fs::{OpenOptions, Permissions};
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 const DIR_MODE: u32 = 0o700;
@@ -81,10 +81,59 @@ pub fn try_mark(state_dir: &Path, session_id: &str, dry: bool) -> std::io::Resul
     Ok(Mark::First)
 }
 
+/// The state folder, created `0700` (the umask cannot widen or narrow it); an existing one must
+/// be a real folder of this user's that no one else can write into, since under `$TMPDIR` another
+/// user could have made it first.
 fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
-    if dir.is_dir() {
-        return Ok(());
+    let existed = std::fs::symlink_metadata(dir).is_ok();
+    crate::safe_fs::private_dir(dir)?;
+    if !existed {
+        std::fs::set_permissions(dir, Permissions::from_mode(DIR_MODE))?;
     }
-    DirBuilder::new().recursive(true).mode(DIR_MODE).create(dir)?;
-    std::fs::set_permissions(dir, Permissions::from_mode(DIR_MODE))
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{symlink, MetadataExt};
+
+    #[test]
+    fn a_marker_is_made_once_in_a_private_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("lore-hook-state");
+        assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::First);
+        assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::AlreadyMarked);
+        assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, DIR_MODE);
+        assert_eq!(std::fs::metadata(marker_path(&dir, "s")).unwrap().mode() & 0o777, FILE_MODE);
+    }
+
+    #[test]
+    fn a_planted_marker_link_is_not_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("lore-hook-state");
+        std::fs::create_dir(&dir).unwrap();
+        let victim = tmp.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        symlink(&victim, marker_path(&dir, "s")).unwrap();
+        assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::AlreadyMarked);
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    }
+
+    #[test]
+    fn a_state_folder_that_is_a_link_or_open_to_others_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        let linked = tmp.path().join("lore-hook-state");
+        symlink(&elsewhere, &linked).unwrap();
+        let err = try_mark(&linked, "s", false).unwrap_err().to_string();
+        assert!(err.contains("it is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "no marker made through the link");
+
+        std::fs::set_permissions(&elsewhere, Permissions::from_mode(0o777)).unwrap();
+        let err = try_mark(&elsewhere, "s", false).unwrap_err().to_string();
+        assert!(err.contains("others can write into it"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    }
 }

@@ -96,6 +96,21 @@ fn clear_links_the_newest_fresh_plan() {
 }
 
 #[test]
+fn a_linked_plans_folder_loses_no_file() {
+    // The repository's `.claude/plans` links to a folder outside the project holding a LATEST.md.
+    let project = with_plans(&[("fresh-plan.md", 5)]);
+    let outside = project.home().join("notes");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("LATEST.md"), "my own notes\n").unwrap();
+    std::fs::remove_dir_all(project.path(".claude/plans")).unwrap();
+    std::os::unix::fs::symlink(&outside, project.path(".claude/plans")).unwrap();
+    start(&project, "clear");
+    assert_eq!(std::fs::read_to_string(outside.join("LATEST.md")).unwrap(), "my own notes\n");
+    let log = project.log();
+    assert!(log.iter().any(|line| line.contains("is a symbolic link, and hookmux does not write")), "{log:?}");
+}
+
+#[test]
 fn clear_links_nothing_older_than_a_minute() {
     let project = with_plans(&[("stale-plan.md", 61)]);
     start(&project, "clear");

@@ -234,7 +234,7 @@ fn compaction_waits_for_another_writer_and_keeps_its_entry() {
     // hook starts; it appends a little later.
     let (locked, wait_for_lock) = std::sync::mpsc::channel();
     let writer = std::thread::spawn(move || {
-        let lock = WriterLock::acquire(&file).unwrap();
+        let lock = WriterLock::acquire(file.parent().unwrap(), &file).unwrap();
         let mut out = std::fs::OpenOptions::new().append(true).open(&file).unwrap();
         locked.send(()).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(300));

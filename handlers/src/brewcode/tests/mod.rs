@@ -6,6 +6,7 @@ mod grepai_reminder;
 mod grepai_status;
 mod knowledge_compact;
 mod knowledge_inject;
+mod links;
 mod stop_guard;
 mod support;
 mod task_bind;
