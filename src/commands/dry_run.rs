@@ -213,7 +213,7 @@ fn text_report(
     }
     let mut table = Table::new();
     for (i, planned) in plan.handlers.iter().enumerate() {
-        let (kind, what) = runner_text(planned);
+        let (kind, what) = runner_text(planned, paths);
         table.row(vec![
             plain(format!("{}", i + 1)),
             plain(kind),
@@ -231,7 +231,7 @@ fn text_report(
         let mut table = Table::new();
         for dropped in &plan.dropped {
             table.row(vec![
-                plain(short(&label(&dropped.origin))),
+                plain(short(&label(&dropped.origin, Some(paths)))),
                 styled(origin_text(&dropped.origin, paths), DIM),
                 plain(dropped.why.clone()),
             ]);

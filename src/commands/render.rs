@@ -175,17 +175,18 @@ pub(crate) fn short(label: &str) -> String {
 }
 
 /// What a handler runs, as its process sees it: a plugin's `${CLAUDE_PLUGIN_ROOT}` and
-/// `${CLAUDE_PLUGIN_DATA}` written out.
-pub(crate) fn label(origin: &Origin<'_>) -> String {
+/// `${CLAUDE_PLUGIN_DATA}` written out (shown with `paths`, or whole).
+pub(crate) fn label(origin: &Origin<'_>, paths: Option<&Paths>) -> String {
     let label = origin.spec.kind.label();
-    match &origin.file.plugin {
-        Some(plugin) => plugin.expand(&label),
-        None => label,
+    match (&origin.file.plugin, paths) {
+        (Some(plugin), Some(paths)) => plugin.expand(&label, |path| paths.show(path)),
+        (Some(plugin), None) => plugin.expand(&label, |path| path.display().to_string()),
+        (None, _) => label,
     }
 }
 
-pub(crate) fn runner_text(planned: &Planned<'_>) -> (&'static str, String) {
-    let label = short(&label(&planned.origin));
+pub(crate) fn runner_text(planned: &Planned<'_>, paths: &Paths) -> (&'static str, String) {
+    let label = short(&label(&planned.origin, Some(paths)));
     match &planned.runner {
         Runner::Builtin(call) => {
             let words: Vec<&str> =

@@ -21,6 +21,7 @@ mod install;
 mod installed;
 mod layers;
 mod opencode_plugin;
+mod plugins;
 mod properties;
 mod run_protect_paths;
 mod trust;

@@ -168,6 +168,7 @@ fn hooks_files(plugin: &Plugin) -> Vec<SettingsFile> {
     let mut files = Vec::new();
     let mut read: Vec<PathBuf> = Vec::new();
     let mut add = |path: PathBuf, files: &mut Vec<SettingsFile>, required: bool| {
+        let path: PathBuf = path.components().collect();
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if read.contains(&key) {
             return;

@@ -76,10 +76,9 @@ impl Plugin {
     }
 
     /// The command as the plugin's process sees it: `${CLAUDE_PLUGIN_ROOT}` and
-    /// `${CLAUDE_PLUGIN_DATA}` written out, for listings.
-    pub fn expand(&self, text: &str) -> String {
-        text.replace("${CLAUDE_PLUGIN_ROOT}", &self.root.to_string_lossy())
-            .replace("${CLAUDE_PLUGIN_DATA}", &self.data.to_string_lossy())
+    /// `${CLAUDE_PLUGIN_DATA}` written out (by `show`), for listings.
+    pub fn expand(&self, text: &str, show: impl Fn(&Path) -> String) -> String {
+        text.replace("${CLAUDE_PLUGIN_ROOT}", &show(&self.root)).replace("${CLAUDE_PLUGIN_DATA}", &show(&self.data))
     }
 }
 

@@ -86,7 +86,10 @@ fn an_enabled_installed_plugin_brings_its_hooks_with_root_and_data() {
     assert_eq!(plugin.enabled_by, world.claude().join("settings.json"));
     assert_eq!(files[0].scope, Scope::Plugin);
     assert_eq!(files[0].groups(hookmux_sdk::HookEvent::PreToolUse).len(), 1);
-    assert_eq!(plugin.expand("${CLAUDE_PLUGIN_ROOT}/hook.sh"), format!("{}/hook.sh", root.display()));
+    assert_eq!(
+        plugin.expand("${CLAUDE_PLUGIN_ROOT}/hook.sh", |p| p.display().to_string()),
+        format!("{}/hook.sh", root.display())
+    );
 }
 
 #[test]
