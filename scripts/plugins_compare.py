@@ -116,13 +116,36 @@ def run(scen, install=None, plugins_flag=False):
         script["extra_args"] = script.get("extra_args", []) + ["--setting-sources", "project,local"]
         json.dump(script, open(os.path.join(target, "script.json"), "w"))
         try:
-            out = cc.run_scenario(target, claude(), install=install, api_log=True)
+            out = cc.run_scenario(target, claude(), keep=True, install=install, api_log=True)
         finally:
             shutil.rmtree(copy, ignore_errors=True)
     else:
-        out = cc.run_scenario(scen, claude(), install=install, api_log=True)
+        out = cc.run_scenario(scen, claude(), keep=True, install=install, api_log=True)
     out["plugins"] = record
+    out["x_hook_texts"] = hook_texts(os.path.join(out["work"], "api.jsonl"))
+    shutil.rmtree(out["work"], ignore_errors=True)
+    out["work"] = None
     return json.loads(cc.normalize_text(json.dumps(out)))
+
+
+def hook_texts(api_log):
+    """Every text the model was sent that a hook put there, whole (the wake-up's context is
+    many lines, some of which start with `- `)."""
+    texts = []
+    if not os.path.exists(api_log):
+        return texts
+    for line in open(api_log):
+        body = json.loads(line)["body"]
+        if not body.get("tools"):
+            continue
+        for message in body.get("messages", []):
+            content = message["content"] if isinstance(message["content"], list) else [{"type": "text", "text": message["content"]}]
+            for c in content:
+                t = c.get("text") if c.get("type") == "text" else c.get("content") if c.get("type") == "tool_result" else None
+                t = t if isinstance(t, str) else json.dumps(t) if t is not None else ""
+                if (" hook " in t or "hook feedback" in t.lower()) and t not in texts:
+                    texts.append(t)
+    return texts
 
 
 def markers(scen):
