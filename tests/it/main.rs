@@ -10,6 +10,7 @@ mod brewcode_knowledge_cli;
 mod brewcode_knowledge_writers;
 mod brewcode_processes;
 mod brewcode_run;
+mod claude_plugin;
 mod cli_help;
 mod codex_dispatch;
 mod codex_install;
