@@ -41,9 +41,20 @@ struct DispatchArgs {
     /// entry (what the installed entry runs).
     #[arg(long)]
     installed: bool,
+    /// Run the enabled Claude Code plugins' hooks too. The default under every host but Claude
+    /// Code, which runs them itself: only for a Claude Code that does not load them.
+    #[arg(long)]
+    plugins: bool,
     /// The host that sends the event and reads the answer.
     #[arg(long, value_enum, default_value_t = Host::Claude)]
     host: Host,
+}
+
+impl DispatchArgs {
+    fn run(self) -> ExitCode {
+        let DispatchArgs { settings, installed, plugins, host } = self;
+        commands::dispatch::run(DispatchOptions { settings, installed, plugins, ..DispatchOptions::default() }, host)
+    }
 }
 
 /// The hook commands parsed on their own, without building every other command's arguments:
@@ -192,9 +203,7 @@ pub fn main() -> ExitCode {
         argv.splice(0..2, [std::ffi::OsString::from(name)]);
         return if command == "dispatch" {
             match parse::<DispatchOnly>(argv) {
-                Ok(DispatchOnly { args: DispatchArgs { settings, installed, host } }) => {
-                    commands::dispatch::run(DispatchOptions { settings, installed, ..DispatchOptions::default() }, host)
-                }
+                Ok(DispatchOnly { args }) => args.run(),
                 Err(code) => code,
             }
         } else {
@@ -214,9 +223,7 @@ pub fn main() -> ExitCode {
         Command::Trust { list: true, .. } => commands::trust::run(commands::trust::Action::List),
         Command::Trust { dir, revoke: true, .. } => commands::trust::run(commands::trust::Action::Revoke(dir)),
         Command::Trust { dir, .. } => commands::trust::run(commands::trust::Action::Add(dir)),
-        Command::Dispatch(DispatchArgs { settings, installed, host }) => {
-            Ok(commands::dispatch::run(DispatchOptions { settings, installed, ..DispatchOptions::default() }, host))
-        }
+        Command::Dispatch(args) => Ok(args.run()),
         Command::DryRun { settings, exec, json, fixtures } => commands::dry_run::run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => commands::list::run(settings, json),
         Command::Hooks { command: HooksCommand::Validate { settings } } => commands::validate::run(settings),

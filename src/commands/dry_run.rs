@@ -43,7 +43,7 @@ pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBu
                 continue;
             }
         };
-        let sources = Sources::load(&Discovery::new(&env, &fixture.event, settings.clone()));
+        let sources = Sources::load(&Discovery::new(&env, &fixture.event, settings.clone()).with_plugins(true));
         let project_root = dispatch::project_root_for(&env, &fixture.event, &cwd);
         let plan_options =
             PlanOptions { project_root: project_root.clone(), home: env.path("HOME"), session_end_budget: None };
@@ -213,7 +213,7 @@ fn text_report(
     }
     let mut table = Table::new();
     for (i, planned) in plan.handlers.iter().enumerate() {
-        let (kind, what) = runner_text(planned);
+        let (kind, what) = runner_text(planned, paths);
         table.row(vec![
             plain(format!("{}", i + 1)),
             plain(kind),
@@ -231,7 +231,7 @@ fn text_report(
         let mut table = Table::new();
         for dropped in &plan.dropped {
             table.row(vec![
-                plain(short(&dropped.origin.spec.kind.label())),
+                plain(short(&label(&dropped.origin, Some(paths)))),
                 styled(origin_text(&dropped.origin, paths), DIM),
                 plain(dropped.why.clone()),
             ]);

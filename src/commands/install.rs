@@ -87,6 +87,9 @@ pub fn install_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
             installed.kept_native
         )?;
     }
+    if let Some(line) = plugins_line() {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "backup of the original: {}\nundo with: hookmux uninstall claude --scope {}",
@@ -117,6 +120,28 @@ pub fn uninstall_claude(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode>
     writeln!(out, "restored the hooks of {} and removed {}", layout.settings.display(), layout.hooks_file.display())?;
     writeln!(out, "backup of the file as it was: {}", layout.backup.display())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What install leaves to Claude Code: the enabled plugins' hooks, which it runs itself.
+fn plugins_line() -> Option<String> {
+    let (sources, _) = super::inspected_sources(&Env::from_process(), Vec::new());
+    let mut plugins: Vec<String> = Vec::new();
+    let mut count = 0;
+    for file in sources.files.iter().filter(|f| f.is_usable()) {
+        let Some(plugin) = &file.plugin else { continue };
+        count += file.hooks.iter().flat_map(|(_, groups)| groups).map(|group| group.hooks.len()).sum::<usize>();
+        if !plugins.contains(&plugin.label()) {
+            plugins.push(plugin.label());
+        }
+    }
+    (count > 0).then(|| {
+        format!(
+            "{count} hook{} of the enabled plugins ({}) stay{} with Claude Code, which runs them itself; install leaves plugins alone",
+            if count == 1 { "" } else { "s" },
+            plugins.join(", "),
+            if count == 1 { "s" } else { "" },
+        )
+    })
 }
 
 fn scope_name(scope: Scope) -> &'static str {

@@ -46,7 +46,7 @@ fn text(out: &mut impl Write, sources: &Sources, listing: &Listing<'_>, paths: &
             }
             table.row(vec![
                 plain(deduped.join(" / ")),
-                plain(short(&entry.origin.spec.kind.label())),
+                plain(short(&label(&entry.origin, Some(paths)))),
                 plain(seconds(entry.timeout)),
                 styled(origin_text(&entry.origin, paths), DIM),
             ]);
@@ -73,6 +73,7 @@ fn json(sources: &Sources, listing: &Listing<'_>) -> Value {
                 .map(|e| {
                     json!({
                         "type": e.origin.spec.kind.type_name(), "command": e.origin.spec.kind.label(),
+                        "expanded": label(&e.origin, None),
                         "matchers": e.matchers, "timeout_s": e.timeout.as_secs_f64(), "if": e.origin.spec.if_rule,
                         "origin": origin_json(&e.origin),
                         "duplicates": e.duplicates.iter().map(origin_json).collect::<Vec<_>>(),

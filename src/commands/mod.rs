@@ -38,14 +38,15 @@ pub(crate) fn process_cwd() -> PathBuf {
 }
 
 /// The sources for an inspection command without an event: the project is
-/// `$CLAUDE_PROJECT_DIR`, else the current folder.
+/// `$CLAUDE_PROJECT_DIR`, else the current folder. The enabled plugins' hooks are among them:
+/// Claude Code runs those too.
 pub(crate) fn inspected_sources(env: &Env, settings: Vec<PathBuf>) -> (Sources, PathBuf) {
     let cwd = process_cwd();
     let event = Event::from_fields(serde_json::Map::from_iter([(
         "cwd".to_string(),
         Value::from(cwd.to_string_lossy().into_owned()),
     )]));
-    let discovery = Discovery::new(env, &event, settings);
+    let discovery = Discovery::new(env, &event, settings).with_plugins(true);
     let root = sources::project_root(env, &event).unwrap_or(cwd);
     (Sources::load(&discovery), root)
 }

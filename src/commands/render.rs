@@ -3,7 +3,7 @@
 //! Text is aligned for a terminal and coloured only when stdout is one and `NO_COLOR` is unset
 //! (anstream strips the styles otherwise); JSON is the stable, documented form for tools.
 
-use crate::engine::config::settings::{FileState, SettingsFile};
+use crate::engine::config::settings::{FileState, Plugin, SettingsFile};
 use crate::engine::config::sources::Sources;
 use crate::engine::select::plan::{Gate, Origin, Planned, Runner};
 use crate::engine::verdict::combine::Permission;
@@ -141,14 +141,18 @@ pub(crate) fn state_json(file: &SettingsFile) -> Value {
     if let Some(via) = &file.via {
         value["via"] = json!(via);
     }
+    if let Some(plugin) = &file.plugin {
+        value["plugin"] = plugin_json(plugin);
+    }
     value
 }
 
 /// A file's path, and for a hooks file read through a hookmux entry, the file that named it.
 pub(crate) fn file_text(file: &SettingsFile, paths: &Paths) -> String {
-    match &file.via {
-        Some(via) => format!("{} (via {})", paths.show(&file.path), paths.show(via)),
-        None => paths.show(&file.path),
+    match (&file.via, &file.plugin) {
+        (_, Some(plugin)) => format!("{} ({})", paths.show(&file.path), plugin.label()),
+        (Some(via), _) => format!("{} (via {})", paths.show(&file.path), paths.show(via)),
+        (None, None) => paths.show(&file.path),
     }
 }
 
@@ -170,8 +174,19 @@ pub(crate) fn short(label: &str) -> String {
     format!("{}…", line.chars().take(WIDTH - 1).collect::<String>())
 }
 
-pub(crate) fn runner_text(planned: &Planned<'_>) -> (&'static str, String) {
-    let label = short(&planned.origin.spec.kind.label());
+/// What a handler runs, as its process sees it: a plugin's `${CLAUDE_PLUGIN_ROOT}` and
+/// `${CLAUDE_PLUGIN_DATA}` written out (shown with `paths`, or whole).
+pub(crate) fn label(origin: &Origin<'_>, paths: Option<&Paths>) -> String {
+    let label = origin.spec.kind.label();
+    match (&origin.file.plugin, paths) {
+        (Some(plugin), Some(paths)) => plugin.expand(&label, |path| paths.show(path)),
+        (Some(plugin), None) => plugin.expand(&label, |path| path.display().to_string()),
+        (None, _) => label,
+    }
+}
+
+pub(crate) fn runner_text(planned: &Planned<'_>, paths: &Paths) -> (&'static str, String) {
+    let label = short(&label(&planned.origin, Some(paths)));
     match &planned.runner {
         Runner::Builtin(call) => {
             let words: Vec<&str> =
@@ -186,7 +201,10 @@ pub(crate) fn runner_text(planned: &Planned<'_>) -> (&'static str, String) {
 }
 
 pub(crate) fn origin_text(origin: &Origin<'_>, paths: &Paths) -> String {
-    format!("{} {} {}", origin.file.scope.as_str(), file_text(origin.file, paths), origin.spec.path)
+    match &origin.file.plugin {
+        Some(plugin) => format!("plugin {} {} {}", plugin.label(), paths.show(&origin.file.path), origin.spec.path),
+        None => format!("{} {} {}", origin.file.scope.as_str(), file_text(origin.file, paths), origin.spec.path),
+    }
 }
 
 pub(crate) fn origin_json(origin: &Origin<'_>) -> Value {
@@ -198,7 +216,15 @@ pub(crate) fn origin_json(origin: &Origin<'_>) -> Value {
     if let Some(via) = &origin.file.via {
         value["via"] = json!(via);
     }
+    if let Some(plugin) = &origin.file.plugin {
+        value["plugin"] = plugin_json(plugin);
+    }
     value
+}
+
+/// A plugin's provenance: its id, version, where it is and which settings file enabled it.
+pub(crate) fn plugin_json(plugin: &Plugin) -> Value {
+    json!({"id": plugin.id, "version": plugin.version, "root": plugin.root, "data": plugin.data, "enabled_by": plugin.enabled_by})
 }
 
 pub(crate) fn gate_json(gate: &Gate) -> Value {

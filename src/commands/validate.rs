@@ -47,11 +47,16 @@ fn text(out: &mut impl Write, sources: &Sources, diagnostics: &[Diagnostic], pat
         }
     }
     let (errors, warnings) = counts(diagnostics);
-    let read = sources.files.iter().filter(|f| f.state != FileState::Missing).count();
-    let missing = sources.files.len() - read;
+    let (settings, plugins): (Vec<_>, Vec<_>) = sources.files.iter().partition(|f| f.plugin.is_none());
+    let read = settings.iter().filter(|f| f.state != FileState::Missing).count();
+    let missing = settings.len() - read;
     let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+    let plugins = match plugins.len() {
+        0 => String::new(),
+        n => format!(" and {}", plural(n, "plugin hooks file")),
+    };
     let summary = format!(
-        "{} read ({} not found): {}, {}",
+        "{}{plugins} read ({} not found): {}, {}",
         plural(read, "settings file"),
         missing,
         plural(errors, "error"),

@@ -38,6 +38,9 @@ pub struct DispatchOptions {
     /// What the host says about the project's trust; the host adapter sets it. Unknown (left to
     /// hookmux's trust list) unless a host says otherwise.
     pub host_trust: HostTrust,
+    /// Run the enabled Claude Code plugins' hooks too. Hosts other than Claude Code set it: Claude
+    /// Code runs its plugins' hooks itself.
+    pub plugins: bool,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -96,8 +99,9 @@ pub struct Setup {
 impl Setup {
     /// Discovers and loads the settings for `event`.
     pub fn discover(event: &Event, world: &World, options: &DispatchOptions) -> Setup {
-        let mut discovery =
-            Discovery::new(&world.env, event, options.settings.clone()).for_host(options.host_trust, &world.env);
+        let mut discovery = Discovery::new(&world.env, event, options.settings.clone())
+            .for_host(options.host_trust, &world.env)
+            .with_plugins(options.plugins);
         if options.installed {
             discovery = discovery.installed_only();
         }
@@ -404,7 +408,7 @@ pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
             .iter()
             .flat_map(|(event, groups)| groups.iter().flat_map(|g| &g.hooks).map(move |s| (*event, s)));
         for (event, spec) in specs.filter(|_| allowed) {
-            let key = (event, plan::dedup_key(spec));
+            let key = (event, plan::identity(file, spec));
             if seen.contains(&key) {
                 continue;
             }

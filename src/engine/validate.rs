@@ -108,7 +108,8 @@ pub struct Context<'a> {
     pub registry: Option<&'a Registry>,
 }
 
-/// Every diagnostic for every file: what reading found, then the deeper checks.
+/// Every diagnostic for every file: what reading found, then the deeper checks; then those of
+/// the sources as a whole (a plugin enabled but not installed).
 pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for file in &sources.files {
@@ -117,6 +118,7 @@ pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
             check_file(file, cx, &mut out);
         }
     }
+    out.extend(sources.notes.iter().cloned());
     out
 }
 

@@ -1,24 +1,30 @@
 //! Snapshots of what `dry-run`, `hooks list` and `hooks validate` print for a corpus of settings
 //! trees in `fixtures/settings-trees/`: a valid project, a broken JSON file, every wrong shape,
-//! several sources with duplicates, and managed-only settings. Each tree has `home/`, `project/`
-//! and `managed/` folders, wired up as `$HOME`, `$CLAUDE_PROJECT_DIR` and `$HOOKMUX_MANAGED_DIR`.
+//! several sources with duplicates, managed-only settings, and two installed Claude Code plugins.
+//! Each tree has `home/`, `project/` and `managed/` folders, wired up as `$HOME`,
+//! `$CLAUDE_PROJECT_DIR` and `$HOOKMUX_MANAGED_DIR`; `[TREE]` in a JSON file is the copy's path
+//! (Claude Code's plugin records hold absolute paths).
 
 use crate::common;
 
 use common::{fixture, Hookmux};
 use std::path::Path;
 
-const TREES: &[&str] = &["valid", "broken-json", "wrong-shapes", "several-sources", "managed-only"];
+const TREES: &[&str] = &["valid", "broken-json", "wrong-shapes", "several-sources", "managed-only", "plugins"];
 const EVENTS: &[&str] = &["bash-git", "write-env", "prompt", "stop"];
 
-/// Copies a folder: `dry-run --exec` runs the tree's hooks, and they run in a copy.
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies a folder: `dry-run --exec` runs the tree's hooks, and they run in a copy. `[TREE]` in
+/// JSON files becomes `root`.
+fn copy_tree(from: &Path, to: &Path, root: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
+            copy_tree(&entry.path(), &target, root);
+        } else if target.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            std::fs::write(&target, text.replace("[TREE]", &root.to_string_lossy())).unwrap();
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
@@ -28,7 +34,7 @@ fn copy_tree(from: &Path, to: &Path) {
 fn run(tree: &str, args: &[&str]) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join(tree);
-    copy_tree(&fixture("settings-trees").join(tree), &root);
+    copy_tree(&fixture("settings-trees").join(tree), &root, &root);
     let mut argv: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     for arg in &mut argv {
         if let Some(name) = arg.strip_prefix("event:") {
@@ -67,6 +73,7 @@ fn hooks_list() {
             insta::assert_snapshot!(format!("list-{tree}"), run(tree, &["hooks", "list"]));
         }
         insta::assert_snapshot!("list-several-sources-json", run("several-sources", &["hooks", "list", "--json"]));
+        insta::assert_snapshot!("list-plugins-json", run("plugins", &["hooks", "list", "--json"]));
     });
 }
 

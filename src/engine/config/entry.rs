@@ -43,6 +43,8 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, project_root: Opti
         };
         match flag {
             INSTALLED_FLAG if inline.is_none() => installed = true,
+            // Whether plugins' hooks run is the outer dispatch's choice.
+            "--plugins" if inline.is_none() => {}
             "--settings" => {
                 let file = inline.or_else(|| args.next().cloned())?;
                 files.push(resolve(&file, project_root)?);
@@ -101,6 +103,7 @@ mod tests {
             recognise("hookmux dispatch --host claude --settings=a.json --settings '/h/b c.json'", None, root()),
             Some(DispatchEntry::Settings(vec!["/p/a.json".into(), "/h/b c.json".into()]))
         );
+        assert_eq!(recognise("hookmux dispatch --installed --plugins", None, root()), Some(DispatchEntry::Installed));
         let exec = ["dispatch".to_string(), "--installed".to_string()];
         assert_eq!(recognise("/opt/hookmux", Some(&exec), root()), Some(DispatchEntry::Installed));
     }

@@ -23,6 +23,8 @@ pub enum Scope {
     /// A file named by `--settings`.
     Flag,
     Managed,
+    /// An enabled plugin's hooks file (see [`super::plugins`]): read after every settings file.
+    Plugin,
 }
 
 impl Scope {
@@ -33,7 +35,50 @@ impl Scope {
             Scope::Local => "local",
             Scope::Flag => "settings",
             Scope::Managed => "managed",
+            Scope::Plugin => "plugin",
         }
+    }
+
+    /// Which scope's value of a setting wins: the highest; within one scope, the later file.
+    /// Plugins' files set nothing but hooks.
+    pub fn precedence(self) -> u8 {
+        match self {
+            Scope::Plugin | Scope::User => 0,
+            Scope::Project => 1,
+            Scope::Local => 2,
+            Scope::Flag => 3,
+            Scope::Managed => 4,
+        }
+    }
+}
+
+/// Where one enabled plugin's hooks come from, and the variables its commands get.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plugin {
+    /// `NAME@MARKETPLACE`, as `enabledPlugins` spells it.
+    pub id: String,
+    pub version: Option<String>,
+    /// `CLAUDE_PLUGIN_ROOT`.
+    pub root: PathBuf,
+    /// `CLAUDE_PLUGIN_DATA`.
+    pub data: PathBuf,
+    /// The settings file whose `enabledPlugins` switched it on.
+    pub enabled_by: PathBuf,
+}
+
+impl Plugin {
+    /// `alpha@tools 1.2.0`.
+    pub fn label(&self) -> String {
+        match &self.version {
+            Some(version) => format!("{} {version}", self.id),
+            None => self.id.clone(),
+        }
+    }
+
+    /// The command as the plugin's process sees it: `${CLAUDE_PLUGIN_ROOT}` and
+    /// `${CLAUDE_PLUGIN_DATA}` written out (by `show`), for listings.
+    pub fn expand(&self, text: &str, show: impl Fn(&Path) -> String) -> String {
+        text.replace("${CLAUDE_PLUGIN_ROOT}", &show(&self.root)).replace("${CLAUDE_PLUGIN_DATA}", &show(&self.data))
     }
 }
 
@@ -72,6 +117,10 @@ pub struct SettingsFile {
     pub allow_managed_hooks_only: Option<bool>,
     pub allowed_http_hook_urls: Option<Vec<String>>,
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
+    /// `enabledPlugins`, in file order.
+    pub enabled_plugins: Vec<(String, bool)>,
+    /// The plugin this hooks file belongs to ([`Scope::Plugin`]).
+    pub plugin: Option<Plugin>,
     pub diagnostics: Vec<Diagnostic>,
     /// Handlers kept and skipped (malformed), for `dry-run`'s source table.
     pub kept: usize,
@@ -191,6 +240,8 @@ impl SettingsFile {
             allow_managed_hooks_only: None,
             allowed_http_hook_urls: None,
             http_hook_allowed_env_vars: None,
+            enabled_plugins: Vec::new(),
+            plugin: None,
             diagnostics: Vec::new(),
             kept: 0,
             skipped: 0,
@@ -294,6 +345,7 @@ impl Reader<'_> {
         self.file.allow_managed_hooks_only = self.bool_field(root, &top, "allowManagedHooksOnly");
         self.file.allowed_http_hook_urls = self.string_list_field(root, &top, "allowedHttpHookUrls");
         self.file.http_hook_allowed_env_vars = self.string_list_field(root, &top, "httpHookAllowedEnvVars");
+        self.file.enabled_plugins = self.enabled_plugins(root, &top);
         match root.get("hooks") {
             None | Some(Value::Null) => {}
             Some(Value::Object(events)) => self.read_events(events, &top.key("hooks")),
@@ -315,6 +367,37 @@ impl Reader<'_> {
                     format!("`{key}` must be true or false, not a {}; ignored", hookmux_sdk::json_kind(other));
                 self.error(at.key(key), message);
                 None
+            }
+        }
+    }
+
+    /// `enabledPlugins: {"NAME@MARKETPLACE": true | false}`; any other value is reported and
+    /// left out.
+    fn enabled_plugins(&mut self, obj: &Map<String, Value>, at: &JsonPath) -> Vec<(String, bool)> {
+        let at = at.key("enabledPlugins");
+        match obj.get("enabledPlugins") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(plugins)) => {
+                let mut enabled = Vec::new();
+                for (id, value) in plugins {
+                    match value {
+                        Value::Bool(on) => enabled.push((id.clone(), *on)),
+                        other => {
+                            let message = format!(
+                                "`{id}` must be true or false, not {}; the plugin is left as the other settings say",
+                                describe(other)
+                            );
+                            self.error(at.key(id), message);
+                        }
+                    }
+                }
+                enabled
+            }
+            Some(other) => {
+                let message =
+                    format!("`enabledPlugins` must be an object of plugin ids, not {}; ignored", describe(other));
+                self.error(at, message);
+                Vec::new()
             }
         }
     }

@@ -4,7 +4,8 @@
 //! (`<root>/.claude/settings.json`), local (`<root>/.claude/settings.local.json`), managed
 //! (`managed-settings.json`, then `managed-settings.d/*.json` alphabetically, in
 //! `$HOOKMUX_MANAGED_DIR`, default `/etc/claude-code`). `<root>` is `$CLAUDE_PROJECT_DIR`, else
-//! the event's `cwd`. Files named with `--settings` replace all of that, managed included.
+//! the event's `cwd`. Files named with `--settings` replace all of that, managed included. Then,
+//! when asked, the hooks files of the plugins those settings enable ([`super::plugins`]).
 //!
 //! hookmux's own dispatch entries are followed, never run: a file that holds one is followed by
 //! the hooks files it names, read in its place, with its scope ([`super::entry`]). A file named
@@ -14,6 +15,7 @@
 use crate::engine::config::diagnostic::Diagnostic;
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::jsonpath::JsonPath;
+use crate::engine::config::plugins;
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
 use crate::engine::config::trust::{self, HostTrust};
 use hookmux_sdk::{Env, Event, HookEvent};
@@ -38,6 +40,9 @@ pub struct Discovery {
     /// Whether the project's own files (project and local scope) may be read: see
     /// [`super::trust`]. Claude Code's view, trusted, unless [`Discovery::for_host`] says.
     pub project_trusted: bool,
+    /// Whether the enabled plugins' hooks are sources too ([`super::plugins`]): for hosts that do
+    /// not run them themselves, and for the inspection commands.
+    pub plugins: bool,
 }
 
 impl Discovery {
@@ -51,7 +56,19 @@ impl Discovery {
             explicit,
             installed_only: false,
             project_trusted: true,
+            plugins: false,
         }
+    }
+
+    /// With the enabled plugins' hooks, or without.
+    pub fn with_plugins(mut self, plugins: bool) -> Discovery {
+        self.plugins = plugins;
+        self
+    }
+
+    /// Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+    pub fn claude_dir(&self) -> Option<PathBuf> {
+        self.config_dir.clone().or_else(|| self.home.as_ref().map(|home| home.join(".claude")))
     }
 
     /// For the host that sent the event: whether it, or hookmux's trust list, trusts the project.
@@ -75,8 +92,7 @@ impl Discovery {
             return self.explicit.iter().map(|path| (Scope::Flag, path.clone())).collect();
         }
         let mut files = Vec::new();
-        let user_dir = self.config_dir.clone().or_else(|| self.home.as_ref().map(|home| home.join(".claude")));
-        if let Some(dir) = user_dir {
+        if let Some(dir) = self.claude_dir() {
             files.push((Scope::User, dir.join("settings.json")));
         }
         if let Some(root) = &self.project_root {
@@ -166,6 +182,11 @@ impl Sources {
                     .with_hint("run the host from the project, or set CLAUDE_PROJECT_DIR; `hookmux install claude` writes the entry"),
                 );
             }
+        }
+        if let Some(dir) = discovery.claude_dir().filter(|_| discovery.plugins) {
+            let (files, notes) = plugins::load(&dir, discovery.project_root.as_deref(), &sources.files);
+            sources.files.extend(files);
+            sources.notes.extend(notes);
         }
         sources
     }

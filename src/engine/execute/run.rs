@@ -3,7 +3,7 @@
 //! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
 //! not waited for.
 
-use crate::engine::config::settings::HookKind;
+use crate::engine::config::settings::{HookKind, Plugin};
 use crate::engine::execute::builtin::{self, Invocation};
 use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
@@ -241,16 +241,22 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
     let HookKind::Command { command, args, shell, .. } = &planned.origin.spec.kind else {
         return Err("not a command handler".to_string());
     };
-    let (program, argv): (OsString, Vec<OsString>) = match args {
-        Some(args) => {
-            (substitute(command, &cx.env).into(), args.iter().map(|arg| substitute(arg, &cx.env).into()).collect())
+    let plugin_env;
+    let env = match &planned.origin.file.plugin {
+        Some(plugin) => {
+            plugin_env = with_plugin(&cx.env, plugin);
+            &plugin_env
         }
+        None => cx.env.as_ref(),
+    };
+    let (program, argv): (OsString, Vec<OsString>) = match args {
+        Some(args) => (substitute(command, env).into(), args.iter().map(|arg| substitute(arg, env).into()).collect()),
         None if shell.as_deref() == Some("powershell") => (
             "pwsh".into(),
             ["-NoProfile", "-NonInteractive", "-Command", command.as_str()].map(OsString::from).to_vec(),
         ),
         None => {
-            let script = match cx.env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
+            let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
                 Some(prefix) => format!("{prefix} {}", shell_quote(command)),
                 None => command.clone(),
             };
@@ -260,11 +266,21 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
     Ok(ProcessSpec {
         program,
         args: argv,
-        env: cx.env.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
+        env: env.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect(),
         cwd: cx.cwd.clone(),
         stdin: cx.stdin.clone(),
         timeout: planned.timeout,
     })
+}
+
+/// A plugin's commands also get `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`; the data folder
+/// is made when missing, as Claude Code makes it.
+fn with_plugin(env: &Env, plugin: &Plugin) -> Env {
+    let _ = std::fs::create_dir_all(&plugin.data);
+    let mut env = env.clone();
+    env.set("CLAUDE_PLUGIN_ROOT", plugin.root.as_os_str());
+    env.set("CLAUDE_PLUGIN_DATA", plugin.data.as_os_str());
+    env
 }
 
 /// `${NAME}` → the variable's value (empty when unset); everything else is literal.

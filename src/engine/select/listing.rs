@@ -34,11 +34,11 @@ pub fn list(sources: &Sources) -> Listing<'_> {
     let gate = plan::gate(sources);
     let mut events = Vec::new();
     for &event in HookEvent::ALL {
-        let mut listed: Vec<(plan::DedupKey, Definitions<'_>)> = Vec::new();
+        let mut listed: Vec<(plan::Identity, Definitions<'_>)> = Vec::new();
         for file in sources.files.iter().filter(|f| f.is_usable()) {
             for group in file.groups(event) {
                 for spec in &group.hooks {
-                    let key = plan::dedup_key(spec);
+                    let key = plan::identity(file, spec);
                     let entry = (Origin { file, spec }, group.matcher.as_deref());
                     match listed.iter_mut().find(|(k, _)| *k == key) {
                         Some((_, all)) => all.push(entry),

@@ -38,9 +38,13 @@ pub struct Origin<'s> {
 }
 
 impl Origin<'_> {
-    /// `path/to/settings.json at hooks.PreToolUse[0].hooks[1]`.
+    /// `path/to/settings.json at hooks.PreToolUse[0].hooks[1]`, after `plugin NAME@MARKET 1.0.0:`
+    /// for a plugin's.
     pub fn describe(&self) -> String {
-        format!("{} at {}", self.file.path.display(), self.spec.path)
+        match &self.file.plugin {
+            Some(plugin) => format!("plugin {}: {} at {}", plugin.label(), self.file.path.display(), self.spec.path),
+            None => format!("{} at {}", self.file.path.display(), self.spec.path),
+        }
     }
 }
 
@@ -159,10 +163,11 @@ pub fn plan<'s>(event: &Event, sources: &'s Sources, options: &PlanOptions) -> P
         }
     }
 
-    // Deduplicate: the first definition keeps its place, the last one's settings win.
-    let mut merged: Vec<(DedupKey, Vec<Origin<'s>>)> = Vec::new();
+    // Deduplicate: the first definition keeps its place, the last one's settings win. A plugin's
+    // handlers are deduplicated among that plugin's own only.
+    let mut merged: Vec<(Identity, Vec<Origin<'s>>)> = Vec::new();
     for origin in candidates {
-        let key = dedup_key(origin.spec);
+        let key = identity(origin.file, origin.spec);
         match merged.iter_mut().find(|(k, _)| *k == key) {
             Some((_, origins)) => origins.push(origin),
             None => merged.push((key, vec![origin])),
@@ -192,7 +197,7 @@ pub(crate) fn gate(sources: &Sources) -> Gate {
     // Scalars: managed > --settings > local > project > user; within a tier, the later file wins.
     let disable = usable()
         .filter_map(|f| f.disable_all_hooks.map(|v| (v, f)))
-        .max_by_key(|(_, f)| (precedence(f.scope), sources.files.iter().position(|g| std::ptr::eq(g, *f))));
+        .max_by_key(|(_, f)| (f.scope.precedence(), sources.files.iter().position(|g| std::ptr::eq(g, *f))));
     if let Some((true, file)) = disable {
         let because = format!("disableAllHooks is true in {}", file.path.display());
         return if file.scope == Scope::Managed { Gate::Nothing { because } } else { Gate::ManagedOnly { because } };
@@ -203,16 +208,6 @@ pub(crate) fn gate(sources: &Sources) -> Gate {
     Gate::All
 }
 
-fn precedence(scope: Scope) -> u8 {
-    match scope {
-        Scope::User => 0,
-        Scope::Project => 1,
-        Scope::Local => 2,
-        Scope::Flag => 3,
-        Scope::Managed => 4,
-    }
-}
-
 /// Claude Code's identity of a handler: the same command (with its shell and `if`) defined twice
 /// runs once; matcher, timeout and the rest are not part of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,6 +216,15 @@ pub(crate) enum DedupKey {
     Http { url: String, if_rule: Option<String> },
     Prompt { kind: &'static str, prompt: String, if_rule: Option<String> },
     Mcp { server: String, tool: String, input: String, if_rule: Option<String> },
+}
+
+/// A handler's identity for deduplication: its [`DedupKey`], within its plugin. Claude Code runs
+/// one command twice when a plugin and the settings (or two plugins) both define it, and once
+/// when one plugin defines it twice.
+pub(crate) type Identity = (Option<String>, DedupKey);
+
+pub(crate) fn identity(file: &SettingsFile, spec: &HookSpec) -> Identity {
+    (file.plugin.as_ref().map(|plugin| plugin.id.clone()), dedup_key(spec))
 }
 
 pub(crate) fn dedup_key(spec: &HookSpec) -> DedupKey {

@@ -64,7 +64,7 @@ pub struct CodexTool {
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     let event = Event::parse_bytes(stdin);
     // Codex's trust of the project: for an unreadable event, of the project around dispatch.
-    let options = DispatchOptions { host_trust: codex_trust(world, &event), ..options.clone() };
+    let options = DispatchOptions { host_trust: codex_trust(world, &event), plugins: true, ..options.clone() };
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, &options);
     }

@@ -488,6 +488,8 @@ fn cached_input(world: &World, session: &str, call: &str) -> Option<Value> {
 /// `hookmux dispatch --host opencode`: always one JSON object on stdout and exit 0, so that the
 /// plugin has one thing to read; dispatch's own trouble goes to `systemMessage` and stderr.
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
+    // OpenCode does not run Claude Code plugins: dispatch runs the enabled ones' hooks.
+    let options = &DispatchOptions { plugins: true, ..options.clone() };
     // Read as an Event first: its reader takes any depth, where serde_json stops at 128 levels.
     let received = Event::parse_bytes(stdin);
     let plugin = match received.parse_error() {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Checks hookmux against the real Claude Code when hooks come from plugins: each scenario installs
+# plugins offline from a local marketplace with the real `claude plugin` commands, and is compared
+# with what Claude Code 2.1.328 did (its native.json) after `hookmux install claude` (the plugins'
+# hooks stay with Claude Code) and with dispatch running the plugins' hooks itself (`--plugins`).
+#
+# usage: scripts/plugins-check.sh HARNESS_DIR [SCENARIO_DIR...]
+#   HARNESS_DIR  the Claude Code harness folder (cc_run_scopes.py, dropin_compare.py)
+# With no scenarios: fixtures/conformance/claude-code-2.1.328-plugins/. Record a new scenario with
+#   python3 scripts/plugins_compare.py HARNESS_DIR record SCENARIO_DIR
+# Exit 0 when every scenario is `same` in every mode.
+set -euo pipefail
+harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+cargo build --release --locked --quiet
+export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
+scenarios=("$@")
+[[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328-plugins/*/)
+python3 scripts/plugins_compare.py "$harness" compare "${CARGO_TARGET_DIR:-$root/target}/release/hookmux" "${scenarios[@]}"
