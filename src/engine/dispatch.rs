@@ -7,8 +7,8 @@
 //! answers in its own way.
 
 use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::settings::HookKind;
 use crate::engine::config::settings::SettingsFile;
-use crate::engine::config::settings::{HookKind, Scope};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
@@ -400,7 +400,7 @@ pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
     for file in setup.sources.files.iter().filter(|f| f.is_usable()) {
         let allowed = match gate {
             Gate::All => true,
-            Gate::ManagedOnly { .. } => file.scope == Scope::Managed,
+            Gate::ManagedOnly { .. } => file.is_managed(),
             Gate::Nothing { .. } => false,
         };
         let specs = file

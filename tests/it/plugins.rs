@@ -160,3 +160,24 @@ fn under_codex_the_plugins_hooks_run_but_an_untrusted_project_cannot_enable_one(
     world.dispatch(&["--host", "codex"], event);
     assert_eq!(world.ran(), ["plugin"]);
 }
+
+#[test]
+fn a_plugin_the_managed_settings_enable_survives_allow_managed_hooks_only() {
+    let world = World::new(pre(json!([ran("plugin")])));
+    world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
+    world.project_settings(json!({"hooks": pre(json!([ran("project")]))}));
+    let managed = world.dir.path().join("managed/managed-settings.json");
+    write(&managed, &json!({"allowManagedHooksOnly": true, "hooks": pre(json!([ran("managed")]))}));
+    world.dispatch(&["--plugins"], world.bash_event());
+    assert_eq!(world.ran(), ["managed"], "a plugin the user enabled is not managed (managed-only-user-plugins)");
+
+    std::fs::remove_file(world.dir.path().join("ran.txt")).unwrap();
+    write(
+        &managed,
+        &json!({"allowManagedHooksOnly": true, "enabledPlugins": {"probe@tools": true}, "hooks": pre(json!([ran("managed")]))}),
+    );
+    world.dispatch(&["--plugins"], world.bash_event());
+    let mut ran = world.ran();
+    ran.sort();
+    assert_eq!(ran, ["managed", "plugin"], "one the managed settings enable is (managed-only-managed-plugin)");
+}

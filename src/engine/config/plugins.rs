@@ -44,7 +44,7 @@ pub fn load(
             for (id, by) in &enabled {
                 notes.push(
                     Diagnostic::warning(
-                        by,
+                        &by.path,
                         JsonPath::root().key("enabledPlugins").key(id),
                         format!("plugin `{id}` is enabled but {why}; its hooks do not run"),
                     )
@@ -59,7 +59,7 @@ pub fn load(
         let Some(record) = install_record(&installed, &id, project_root) else {
             notes.push(
                 Diagnostic::warning(
-                    &by,
+                    &by.path,
                     JsonPath::root().key("enabledPlugins").key(&id),
                     format!(
                         "plugin `{id}` is enabled but not installed for this project ({} has no record of it); \
@@ -84,7 +84,8 @@ pub fn load(
             version: record.get("version").and_then(Value::as_str).map(str::to_string),
             data: config_dir.join("plugins").join("data").join(storage_name(&id)),
             root,
-            enabled_by: by,
+            enabled_by: by.path.clone(),
+            managed: by.scope == Scope::Managed,
             id,
         };
         for mut file in hooks_files(&plugin) {
@@ -101,14 +102,14 @@ pub fn load(
 }
 
 /// Every plugin `enabledPlugins` switches on, sorted by id, with the file that decided it.
-fn enabled(settings: &[SettingsFile]) -> BTreeMap<String, PathBuf> {
-    let mut decided: BTreeMap<String, (u8, usize, bool, PathBuf)> = BTreeMap::new();
+fn enabled(settings: &[SettingsFile]) -> BTreeMap<String, &SettingsFile> {
+    let mut decided: BTreeMap<String, (u8, usize, bool, &SettingsFile)> = BTreeMap::new();
     for (index, file) in settings.iter().enumerate().filter(|(_, f)| f.is_usable()) {
         let rank = file.scope.precedence();
         for (id, on) in &file.enabled_plugins {
             let later = decided.get(id).is_none_or(|(r, i, _, _)| (rank, index) >= (*r, *i));
             if later {
-                decided.insert(id.clone(), (rank, index, *on, file.path.clone()));
+                decided.insert(id.clone(), (rank, index, *on, file));
             }
         }
     }

@@ -64,6 +64,8 @@ pub struct Plugin {
     pub data: PathBuf,
     /// The settings file whose `enabledPlugins` switched it on.
     pub enabled_by: PathBuf,
+    /// Switched on by managed settings: its hooks are managed hooks.
+    pub managed: bool,
 }
 
 impl Plugin {
@@ -325,6 +327,13 @@ impl SettingsFile {
 
     pub fn is_usable(&self) -> bool {
         self.state == FileState::Loaded
+    }
+
+    /// Whether its hooks are managed (policy) hooks, which `allowManagedHooksOnly` and a
+    /// non-managed `disableAllHooks` leave running: a managed settings file's, or those of a
+    /// plugin the managed settings enable (as Claude Code 2.1.328 counts them).
+    pub fn is_managed(&self) -> bool {
+        self.scope == Scope::Managed || self.plugin.as_ref().is_some_and(|plugin| plugin.managed)
     }
 }
 

@@ -1,7 +1,6 @@
 //! `hookmux hooks list`: the effective hooks per event after merging every source, each with
 //! where it came from, its matcher and timeout, and what deduplication does to it.
 
-use crate::engine::config::settings::Scope;
 use crate::engine::config::sources::Sources;
 use crate::engine::select::plan::{self, Gate, Origin};
 use hookmux_sdk::HookEvent;
@@ -58,7 +57,7 @@ pub fn list(sources: &Sources) -> Listing<'_> {
                 all.pop();
                 let off = match &gate {
                     Gate::All => None,
-                    Gate::ManagedOnly { because } if origin.file.scope != Scope::Managed => Some(because.clone()),
+                    Gate::ManagedOnly { because } if !origin.file.is_managed() => Some(because.clone()),
                     Gate::ManagedOnly { .. } => None,
                     Gate::Nothing { because } => Some(because.clone()),
                 };
@@ -74,6 +73,7 @@ pub fn list(sources: &Sources) -> Listing<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::config::settings::Scope;
     use crate::engine::config::settings::SettingsFile;
     use std::path::Path;
 

@@ -143,7 +143,7 @@ pub fn plan<'s>(event: &Event, sources: &'s Sources, options: &PlanOptions) -> P
     for file in sources.files.iter().filter(|f| f.is_usable()) {
         let allowed = match &plan.gate {
             Gate::All => true,
-            Gate::ManagedOnly { .. } => file.scope == Scope::Managed,
+            Gate::ManagedOnly { .. } => file.is_managed(),
             Gate::Nothing { .. } => false,
         };
         for group in file.groups(kind) {

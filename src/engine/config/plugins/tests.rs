@@ -220,3 +220,16 @@ fn no_installed_plugins_file_is_one_warning_per_enabled_plugin() {
     assert_eq!(notes.len(), 2);
     assert!(notes[0].message.contains("installed_plugins.json does not exist"), "{}", notes[0].message);
 }
+
+#[test]
+fn a_plugin_the_managed_settings_enable_is_managed() {
+    let world = World::new();
+    world.install("alpha@tools", "1.0.0", user_record(), hooks("a"));
+    world.install("beta@tools", "1.0.0", user_record(), hooks("b"));
+    let user = world.settings(Scope::User, json!({"enabledPlugins": {"alpha@tools": true}}));
+    let managed = world.settings(Scope::Managed, json!({"enabledPlugins": {"beta@tools": true}}));
+    let (files, _) = world.load(&[user, managed]);
+    let managed: Vec<(&str, bool)> =
+        files.iter().map(|f| (f.plugin.as_ref().unwrap().id.as_str(), f.is_managed())).collect();
+    assert_eq!(managed, [("alpha@tools", false), ("beta@tools", true)]);
+}
