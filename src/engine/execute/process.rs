@@ -1,7 +1,8 @@
 //! One hook process: spawned in its own session, fed the event, captured up to a cap, and on
-//! timeout terminated with its whole process group (SIGTERM, a grace period, then SIGKILL).
+//! timeout terminated with its whole process group and every process found below it (SIGTERM, a
+//! grace period, then SIGKILL).
 
-use crate::engine::execute::RawOutput;
+use crate::engine::execute::{tree, RawOutput};
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
@@ -144,21 +145,32 @@ fn feed_stdin(child: &mut Child, data: Arc<[u8]>) {
     }
 }
 
+/// Waits for the hook; past its timeout, ends it and everything it started that is still below it:
+/// its process group, and the processes found below it in the process table (a child that called
+/// `setsid` has left the group), as Claude Code does. SIGTERM first, SIGKILL after the grace
+/// period. Those found at SIGTERM are remembered: once the hook is gone they are no longer below
+/// it, and are looked for below themselves.
 fn wait_or_kill(child: &mut Child, timeout: Duration) -> (Option<ExitStatus>, bool) {
     match child.wait_timeout(timeout) {
         Ok(Some(status)) => (Some(status), false),
         Ok(None) | Err(_) => {
             let group = child.id() as libc::pid_t;
+            // The hook is not reaped yet, so its pid is still its own.
+            let mut known = tree::below(&tree::Proc::of(group).into_iter().collect());
             signal_group(group, libc::SIGTERM);
+            known.iter().for_each(|proc| proc.signal(libc::SIGTERM));
             let status = match child.wait_timeout(KILL_GRACE) {
                 Ok(Some(status)) => Some(status),
                 _ => {
+                    known = tree::below(&known);
                     signal_group(group, libc::SIGKILL);
+                    known.iter().for_each(|proc| proc.signal(libc::SIGKILL));
                     child.wait().ok()
                 }
             };
-            // Whatever else is left in the group (a child that ignored SIGTERM) goes too.
+            // Whatever else is left (a child that ignored SIGTERM) goes too, in the group or not.
             signal_group(group, libc::SIGKILL);
+            tree::below(&known).iter().for_each(|proc| proc.signal(libc::SIGKILL));
             (status, true)
         }
     }
