@@ -148,6 +148,34 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
     }
 }
 
+/// A timed-out hook's process that is no longer below it in the process table (its parent exited
+/// after starting it with `setsid`, a daemon's double fork) is found by the mark each hook's
+/// processes inherit in their environment, and killed too. Claude Code 2.1.328 leaves such a
+/// process running; nothing the host sees depends on it.
+#[test]
+fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
+    if !Path::new("/proc/self/environ").exists() {
+        return common::skip("no /proc to find the hook's processes in");
+    }
+    let daemon = record_self("daemon");
+    let script = format!(
+        "(setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
+         while [ ! -s daemon ]; do sleep 0.05; done; echo ready > ready; sleep 300"
+    );
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 5}])));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0));
+    assert_eq!(project.read("ready"), "ready\n", "the hook's child did not start in time");
+    let (pid, session) = pid_and_session(&project, "daemon");
+    assert_eq!(pid, session, "the daemon left the hook's session and group");
+    let gone = wait_until(Duration::from_secs(10), || !running(pid));
+    if !gone {
+        // SAFETY: only signals the process this test's hook started, identified just above.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(gone, "the double-forked daemon ({pid}) outlived its timed-out hook");
+}
+
 /// A hook that exits on its own may leave work running on purpose (`nohup server &`, a daemon
 /// that calls `setsid`): Claude Code 2.1.328 never stops those, not even when the session ends,
 /// and neither does dispatch.

@@ -2,6 +2,10 @@
 //! by parent links, including children that left its process group with `setsid`, which a signal
 //! to the group does not reach. Claude Code finds them the same way (`ps`) when a hook times out.
 //!
+//! A process that is no longer below the hook (its parent exited after starting it with `setsid`,
+//! a daemon's double fork) is found by a mark in its environment instead: every process of a hook
+//! inherits [`carrying`]'s entry unless it replaces its environment.
+//!
 //! A process is named by its pid and its start time, so that a pid reused by an unrelated
 //! process after the one found has died is never signalled. Where there is no `/proc` (macOS),
 //! nothing is found and the process group alone is signalled.
@@ -86,6 +90,22 @@ pub fn below(roots: &BTreeSet<Proc>) -> BTreeSet<Proc> {
     }
     found.retain(|proc| rows.iter().any(|row| row.proc == *proc && !row.zombie));
     found
+}
+
+/// Every running process whose environment, as it was exec'd, holds `entry` (`NAME=value`
+/// bytes). Processes of other users, and those that made themselves unreadable (not dumpable),
+/// cannot be read and are not found.
+pub fn carrying(entry: &[u8]) -> BTreeSet<Proc> {
+    let own = std::process::id() as libc::pid_t;
+    table()
+        .into_iter()
+        .filter(|row| !row.zombie && row.proc.pid != own)
+        .filter(|row| {
+            std::fs::read(format!("/proc/{}/environ", row.proc.pid))
+                .is_ok_and(|environ| environ.split(|byte| *byte == 0).any(|pair| pair == entry))
+        })
+        .map(|row| row.proc)
+        .collect()
 }
 
 #[cfg(all(test, target_os = "linux"))]
