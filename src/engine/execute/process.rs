@@ -1,6 +1,7 @@
 //! One hook process: spawned in its own session, fed the event, captured up to a cap, and on
-//! timeout terminated with its whole process group and every process found below it (SIGTERM, a
-//! grace period, then SIGKILL).
+//! timeout terminated with its whole process group, every process found below it and every process
+//! carrying its mark (SIGTERM, a grace period, then SIGKILL). A hook that exits is never signalled,
+//! nor is anything it leaves running.
 
 use crate::engine::execute::{tree, RawOutput};
 use std::collections::BTreeSet;
@@ -174,19 +175,19 @@ fn wait_or_kill(child: &mut Child, timeout: Duration, mark: &[u8]) -> (Option<Ex
         Ok(Some(status)) => (Some(status), false),
         Ok(None) | Err(_) => {
             let group = child.id() as libc::pid_t;
-            let hooks = |known: BTreeSet<tree::Proc>| {
+            let its = |known: BTreeSet<tree::Proc>| {
                 let mut roots = tree::carrying(mark);
                 roots.extend(known);
                 tree::below(&roots)
             };
             // The hook is not reaped yet, so its pid is still its own.
-            let mut known = hooks(tree::Proc::of(group).into_iter().collect());
+            let mut known = its(tree::Proc::of(group).into_iter().collect());
             signal_group(group, libc::SIGTERM);
             known.iter().for_each(|proc| proc.signal(libc::SIGTERM));
             let status = match child.wait_timeout(KILL_GRACE) {
                 Ok(Some(status)) => Some(status),
                 _ => {
-                    known = hooks(known);
+                    known = its(known);
                     signal_group(group, libc::SIGKILL);
                     known.iter().for_each(|proc| proc.signal(libc::SIGKILL));
                     child.wait().ok()
@@ -194,7 +195,7 @@ fn wait_or_kill(child: &mut Child, timeout: Duration, mark: &[u8]) -> (Option<Ex
             };
             // Whatever else is left (a child that ignored SIGTERM) goes too, in the group or not.
             signal_group(group, libc::SIGKILL);
-            hooks(known).iter().for_each(|proc| proc.signal(libc::SIGKILL));
+            its(known).iter().for_each(|proc| proc.signal(libc::SIGKILL));
             (status, true)
         }
     }
