@@ -131,10 +131,10 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
          setsid sh -c 'trap \"\" TERM; {stubborn}; while :; do sleep 1; done' >/dev/null 2>&1 & \
          while [ ! -s escaped ] || [ ! -s stubborn ]; do sleep 0.05; done; echo ready > ready; sleep 300"
     );
-    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 5}])));
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
     let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
-    assert!(out.json()["systemMessage"].as_str().unwrap().contains("timed out after 5 s"), "{}", out.stdout);
+    assert!(out.json()["systemMessage"].as_str().unwrap().contains("timed out after 10 s"), "{}", out.stdout);
     assert_eq!(project.read("ready"), "ready\n", "the hook's children did not start in time");
     for file in ["escaped", "stubborn"] {
         let (pid, session) = pid_and_session(&project, file);
@@ -162,7 +162,7 @@ fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
         "(setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
          while [ ! -s daemon ]; do sleep 0.05; done; echo ready > ready; sleep 300"
     );
-    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 5}])));
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
     let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
     assert_eq!(project.read("ready"), "ready\n", "the hook's child did not start in time");
