@@ -6,6 +6,11 @@
 //! a daemon's double fork) is found by a mark in its environment instead: every process of a hook
 //! inherits [`carrying`]'s entry unless it replaces its environment.
 //!
+//! Not `PR_SET_CHILD_SUBREAPER`: orphans would then become dispatch's children, which it must
+//! reap without ever reaping a hook (whose exit status `Child::wait` needs) and which are still
+//! not attributed to a hook when several run at once; the mark does that attribution, and init
+//! keeps reaping.
+//!
 //! A process is named by its pid and its start time, so that a pid reused by an unrelated
 //! process after the one found has died is never signalled. Where there is no `/proc` (macOS),
 //! nothing is found and the process group alone is signalled.
