@@ -95,6 +95,111 @@ fn a_hung_hook_and_its_children_are_gone_after_the_timeout() {
     }
 }
 
+/// Whether `pid` is a running process (not gone, not a zombie waiting to be reaped).
+fn running(pid: i32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat.rfind(')').and_then(|end| stat[end + 1..].split_whitespace().next());
+    !matches!(state, None | Some("Z" | "X" | "x"))
+}
+
+/// `pid sid` as a hook's background process wrote them.
+fn pid_and_session(project: &Project, file: &str) -> (i32, i32) {
+    let text = project.read(file);
+    let mut words = text.split_whitespace().map(|word| word.parse::<i32>().expect("a number"));
+    (words.next().expect("a pid"), words.next().expect("a session id"))
+}
+
+/// Each process writes `pid sid` into FILE once it runs (through a rename, so that a reader sees
+/// both or nothing).
+fn record_self(file: &str) -> String {
+    format!("read -r pid comm state ppid pgrp sid rest < /proc/$$/stat; echo \"$$ $sid\" > {file}.tmp; mv {file}.tmp {file}")
+}
+
+/// A child that leaves the hook's process group with `setsid` is still the hook's: when the hook
+/// times out, Claude Code 2.1.328 signals every process it finds below the hook in the process
+/// table as well as the group, and so does dispatch. One of them ignores SIGTERM and gets
+/// SIGKILL after the grace period, although the hook, its parent, is gone by then.
+#[test]
+fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
+    if !Path::new("/proc/self/stat").exists() {
+        return common::skip("no /proc to find the hook's processes in");
+    }
+    let escape = record_self("escaped");
+    let stubborn = record_self("stubborn");
+    let script = format!(
+        "setsid sh -c '{escape}; exec sleep 300' >/dev/null 2>&1 & \
+         setsid sh -c 'trap \"\" TERM; {stubborn}; while :; do sleep 1; done' >/dev/null 2>&1 & \
+         while [ ! -s escaped ] || [ ! -s stubborn ]; do sleep 0.05; done; echo ready > ready; sleep 300"
+    );
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0));
+    assert!(out.json()["systemMessage"].as_str().unwrap().contains("timed out after 10 s"), "{}", out.stdout);
+    assert_eq!(project.read("ready"), "ready\n", "the hook's children did not start in time");
+    for file in ["escaped", "stubborn"] {
+        let (pid, session) = pid_and_session(&project, file);
+        assert_eq!(pid, session, "{file} left the hook's session and group");
+        let gone = wait_until(Duration::from_secs(10), || !running(pid));
+        if !gone {
+            // SAFETY: only signals the process this test's hook started, identified just above.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        assert!(gone, "{file} ({pid}) outlived its timed-out hook");
+    }
+}
+
+/// A timed-out hook's process that is no longer below it in the process table (its parent exited
+/// after starting it with `setsid`, a daemon's double fork) is found by the mark each hook's
+/// processes inherit in their environment, and killed too. Claude Code 2.1.328 leaves such a
+/// process running; nothing the host sees depends on it.
+#[test]
+fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
+    if !Path::new("/proc/self/environ").exists() {
+        return common::skip("no /proc to find the hook's processes in");
+    }
+    let daemon = record_self("daemon");
+    let script = format!(
+        "(setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
+         while [ ! -s daemon ]; do sleep 0.05; done; echo ready > ready; sleep 300"
+    );
+    let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0));
+    assert_eq!(project.read("ready"), "ready\n", "the hook's child did not start in time");
+    let (pid, session) = pid_and_session(&project, "daemon");
+    assert_eq!(pid, session, "the daemon left the hook's session and group");
+    let gone = wait_until(Duration::from_secs(10), || !running(pid));
+    if !gone {
+        // SAFETY: only signals the process this test's hook started, identified just above.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(gone, "the double-forked daemon ({pid}) outlived its timed-out hook");
+}
+
+/// A hook that exits on its own may leave work running on purpose (`nohup server &`, a daemon
+/// that calls `setsid`): Claude Code 2.1.328 never stops those, not even when the session ends,
+/// and neither does dispatch.
+#[test]
+fn background_children_of_a_hook_that_exits_keep_running() {
+    let plain = record_self("plain");
+    let daemon = record_self("daemon");
+    let script = format!(
+        "nohup sh -c '{plain}; exec sleep 300' >/dev/null 2>&1 & \
+         (setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
+         while [ ! -s plain ] || [ ! -s daemon ]; do sleep 0.05; done; exit 0"
+    );
+    let project = Project::new(hooks("PreToolUse", json!([command(&script)])));
+    let out = project.dispatch(project.bash_event());
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let pids = ["plain", "daemon"].map(|file| pid_and_session(&project, file).0);
+    let alive = pids.map(running);
+    for pid in pids {
+        // SAFETY: only signals the processes this test's hook started.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert_eq!(alive, [true, true], "a finished hook's background work was stopped");
+}
+
 /// A hook that exits while a background child keeps its stdout open: dispatch answers without
 /// waiting for the child, and (as Claude Code 2.1.328 does) honours what restricts but refuses
 /// what grants, rewrites or injects, since a later part of the output may have been lost; on

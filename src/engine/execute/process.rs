@@ -1,7 +1,10 @@
 //! One hook process: spawned in its own session, fed the event, captured up to a cap, and on
-//! timeout terminated with its whole process group (SIGTERM, a grace period, then SIGKILL).
+//! timeout terminated with its whole process group, every process found below it and every process
+//! carrying its mark (SIGTERM, a grace period, then SIGKILL). A hook that exits is never signalled,
+//! nor is anything it leaves running.
 
-use crate::engine::execute::RawOutput;
+use crate::engine::execute::{tree, RawOutput};
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
@@ -48,6 +51,21 @@ fn spawns_settled() {
     drop(SPAWNING.write().unwrap_or_else(|p| p.into_inner()));
 }
 
+/// Set in every command hook's environment to a value of its own (`PID-RANDOM`): the processes a
+/// hook starts inherit it, so that on timeout those that are no longer below the hook in the
+/// process table (a daemon's double fork) are found too.
+pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
+
+/// A value for [`HOOK_RUN`] that no other hook run, of this dispatch or another, has.
+fn hook_run_mark() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    // RandomState is seeded from the operating system's randomness.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    format!("{}-{:016x}", std::process::id(), hasher.finish())
+}
+
 /// What to start.
 #[derive(Clone, Debug)]
 pub struct ProcessSpec {
@@ -92,7 +110,8 @@ impl ProcessSpec {
 pub fn run(spec: &ProcessSpec) -> RawOutput {
     let started = Instant::now();
     let mut command = spec.command();
-    command.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mark = hook_run_mark();
+    command.env(HOOK_RUN, &mark).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = match spawn(&mut command) {
         Ok(child) => child,
         Err(err) => return RawOutput::failure(format!("cannot start `{}`: {err}", spec.label())),
@@ -101,7 +120,7 @@ pub fn run(spec: &ProcessSpec) -> RawOutput {
     let stdout = Capture::start(child.stdout.take());
     let stderr = Capture::start(child.stderr.take());
 
-    let (status, timed_out) = wait_or_kill(&mut child, spec.timeout);
+    let (status, timed_out) = wait_or_kill(&mut child, spec.timeout, format!("{HOOK_RUN}={mark}").as_bytes());
     let exited = Instant::now();
     let (stdout, stdout_dropped, stdout_ended) = stdout.finish(exited + QUIET_WINDOW);
     let (stderr, stderr_dropped, stderr_ended) = stderr.finish(exited + QUIET_WINDOW);
@@ -144,21 +163,39 @@ fn feed_stdin(child: &mut Child, data: Arc<[u8]>) {
     }
 }
 
-fn wait_or_kill(child: &mut Child, timeout: Duration) -> (Option<ExitStatus>, bool) {
+/// Waits for the hook; past its timeout, ends it and everything it started that is still running:
+/// its process group; the processes found below it in the process table (a child that called
+/// `setsid` has left the group), as Claude Code does; and, beyond what Claude Code does, those
+/// carrying the hook's `mark` in their environment, and everything below them (a double-forked
+/// daemon is below nobody's hook any more). SIGTERM first, SIGKILL after the grace period. Those
+/// found at SIGTERM are remembered: once the hook is gone they are no longer below it, and are
+/// looked for below themselves.
+fn wait_or_kill(child: &mut Child, timeout: Duration, mark: &[u8]) -> (Option<ExitStatus>, bool) {
     match child.wait_timeout(timeout) {
         Ok(Some(status)) => (Some(status), false),
         Ok(None) | Err(_) => {
             let group = child.id() as libc::pid_t;
+            let its = |known: BTreeSet<tree::Proc>| {
+                let mut roots = tree::carrying(mark);
+                roots.extend(known);
+                tree::below(&roots)
+            };
+            // The hook is not reaped yet, so its pid is still its own.
+            let mut known = its(tree::Proc::of(group).into_iter().collect());
             signal_group(group, libc::SIGTERM);
+            known.iter().for_each(|proc| proc.signal(libc::SIGTERM));
             let status = match child.wait_timeout(KILL_GRACE) {
                 Ok(Some(status)) => Some(status),
                 _ => {
+                    known = its(known);
                     signal_group(group, libc::SIGKILL);
+                    known.iter().for_each(|proc| proc.signal(libc::SIGKILL));
                     child.wait().ok()
                 }
             };
-            // Whatever else is left in the group (a child that ignored SIGTERM) goes too.
+            // Whatever else is left (a child that ignored SIGTERM) goes too, in the group or not.
             signal_group(group, libc::SIGKILL);
+            its(known).iter().for_each(|proc| proc.signal(libc::SIGKILL));
             (status, true)
         }
     }
