@@ -106,7 +106,7 @@ pub fn load(path: &Path, cwd: &Path) -> Result<Fixture, String> {
             path.display()
         ));
     };
-    let Some(kind) = HookEvent::from_name(name) else {
+    let Some(kind) = HookEvent::named(name) else {
         let hint = suggest_event(name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         return Err(format!("{}: `{name}` is not a hook event{hint}", path.display()));
     };

@@ -9,7 +9,8 @@
 //! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
 
 use crate::engine::config::diagnostic::{Diagnostic, Severity};
-use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
+use crate::engine::config::jsonpath::JsonPath;
+use crate::engine::config::settings::{suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
@@ -122,6 +123,9 @@ pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
 
 fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (event, groups) in &file.hooks {
+        if !event.is_known() {
+            out.push(unknown_event(file, *event));
+        }
         for group in groups {
             check_matcher(file, *event, group, out);
             for spec in &group.hooks {
@@ -131,9 +135,45 @@ fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) 
     }
 }
 
+/// A PascalCase event name hookmux does not know: a typo, or an event of a newer host. Its
+/// hooks are kept and run with the generic rules, so this is a warning.
+fn unknown_event(file: &SettingsFile, event: HookEvent) -> Diagnostic {
+    let name = event.as_str();
+    let spelling = match suggest_event(name) {
+        Some(known) => format!("if you meant `{known}`, fix the name; "),
+        None => String::new(),
+    };
+    Diagnostic::warning(
+        &file.path,
+        JsonPath::root().key("hooks").key(name),
+        format!(
+            "`{name}` is not an event hookmux knows (Claude Code 2.1.328 sends none by that name); if a newer host \
+             sends it, its hooks run with the generic rules"
+        ),
+    )
+    .with_hint(format!(
+        "{spelling}the generic rules: every group runs (matchers are not tested), exit 2 is handed back to the host \
+         as exit 2 with its stderr, plain stdout is not context, and the JSON fields are handed on"
+    ))
+}
+
 fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut Vec<Diagnostic>) {
     let Some(source) = group.matcher.as_deref().filter(|m| !m.is_empty() && *m != "*") else { return };
     let at = group.path.key("matcher");
+    if !event.is_known() {
+        out.push(
+            Diagnostic::warning(
+                &file.path,
+                at,
+                format!(
+                    "hookmux does not know which field `{event}` matches on; `{source}` is not tested and every hook \
+                     of this group runs"
+                ),
+            )
+            .with_hint("if the host matches this event on a field, check the hooks themselves, or drop the matcher"),
+        );
+        return;
+    }
     if event.match_field() == MatchField::None {
         out.push(
             Diagnostic::warning(
