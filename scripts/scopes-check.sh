@@ -22,5 +22,5 @@ scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] ||
   scenarios=(fixtures/conformance/claude-code-2.1.328-scopes/*/ fixtures/conformance/hookmux-scopes/*/)
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-python3 "$harness/scopes_compare.py" "$root/target/release/hookmux" "${scenarios[@]}" "${live[@]}" | tee "$out"
+python3 "$harness/scopes_compare.py" "${CARGO_TARGET_DIR:-$root/target}/release/hookmux" "${scenarios[@]}" "${live[@]}" | tee "$out"
 ! grep -q '^DIFF' "$out"
