@@ -535,6 +535,41 @@ mod tests {
         assert!(warning.hint.as_deref().is_some_and(|hint| hint.contains("`a+`")), "{warning:?}");
     }
 
+    /// A PascalCase event hookmux does not know is a warning (its hooks are kept and run with the
+    /// generic rules); a known event in the wrong case is an error (its hooks are skipped).
+    #[test]
+    fn unknown_events_warn_and_wrong_case_ones_are_errors() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {
+                "PreFutureThing": [{"matcher": "x", "hooks": [{"type": "command", "command": "true"}]}],
+                "PreToolUser": [{"hooks": [{"type": "command", "command": "true"}]}],
+                "preToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
+                "PreModelSwitch": [{"matcher": "claude-opus-4-6", "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let found: Vec<(Severity, String, String)> = validate(&sources, &cx)
+            .into_iter()
+            .map(|d| (d.severity, d.path.to_string(), format!("{} | {}", d.message, d.hint.unwrap_or_default())))
+            .collect();
+        assert_eq!(found.len(), 4, "{found:#?}");
+        let at = |path: &str| found.iter().find(|(_, p, _)| p == path).unwrap_or_else(|| panic!("{path}: {found:#?}"));
+        let (severity, _, text) = at("hooks.preToolUse");
+        assert_eq!(*severity, Severity::Error);
+        assert!(text.contains("did you mean `PreToolUse`?"), "{text}");
+        let (severity, _, text) = at("hooks.PreFutureThing");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("not an event hookmux knows") && text.contains("generic rules"), "{text}");
+        let (severity, _, text) = at("hooks.PreFutureThing[0].matcher");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("every hook of this group runs"), "{text}");
+        let (severity, _, text) = at("hooks.PreToolUser");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("if you meant `PreToolUse`"), "{text}");
+    }
+
     #[test]
     fn impossible_names() {
         assert!(impossible_name(HookEvent::PreToolUse, "mcp__memory").is_some());
