@@ -170,7 +170,7 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                      of this group runs"
                 ),
             )
-            .with_hint("if the host matches this event on a field, check the hooks themselves, or drop the matcher"),
+            .with_hint("drop the matcher, or have the hook check the payload itself until hookmux knows this event"),
         );
         return;
     }
