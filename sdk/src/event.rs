@@ -62,7 +62,7 @@ const SWITCH_PERMISSION: &[&str] = &["allow", "deny", "ask"];
 // The events and what each can do, as Claude Code 2.1.328 has them (its event list, its matcher
 // table `getMatchingHooks`, its hook output schemas). Adding an event is adding its line here.
 hook_events! {
-    //                       matches on                 exit 2            reads from stdout
+    // event            => the field matchers test, what exit 2 does, what stdout and JSON give
     SessionStart        => EventSpec::on("source").exit2(Notice).plain_context().context(),
     Setup               => EventSpec::on("trigger").exit2(Notice).context(),
     InstructionsLoaded  => EventSpec::on("load_reason"),
