@@ -7,7 +7,8 @@
 #   --live       run the native side too, instead of reading each scenario's native.json
 # With no scenarios: fixtures/conformance/claude-code-2.1.328-scopes/ (recorded from Claude Code
 # 2.1.328) and fixtures/conformance/hookmux-scopes/ (one hook in every combination of the three
-# scopes, recorded the same way with `cc_run_scopes.py SCENARIO --normalize > native.json`).
+# scopes, and the model-switch events under `/model`, recorded the same way with
+# `cc_run_scopes.py SCENARIO --normalize > native.json`).
 # Exit 0 when every scenario is `same` in every mode.
 set -euo pipefail
 harness=$(cd "${1:?usage: $0 HARNESS_DIR [--live] [SCENARIO_DIR...]}" && pwd)
@@ -22,5 +23,5 @@ scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] ||
   scenarios=(fixtures/conformance/claude-code-2.1.328-scopes/*/ fixtures/conformance/hookmux-scopes/*/)
 out=$(mktemp); trap 'rm -f "$out"' EXIT
-python3 "$harness/scopes_compare.py" "$root/target/release/hookmux" "${scenarios[@]}" "${live[@]}" | tee "$out"
+python3 "$harness/scopes_compare.py" "${CARGO_TARGET_DIR:-$root/target}/release/hookmux" "${scenarios[@]}" "${live[@]}" | tee "$out"
 ! grep -q '^DIFF' "$out"

@@ -14,56 +14,89 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 macro_rules! hook_events {
-    ($($variant:ident),+ $(,)?) => {
-        /// Every hook event Claude Code knows (its hooks reference, 2026), by its exact, case-sensitive name.
+    ($($variant:ident => $spec:expr),+ $(,)?) => {
+        /// Every hook event Claude Code 2.1.328 sends, by its exact, case-sensitive name, and
+        /// [`Other`](HookEvent::Other) for one hookmux does not know yet.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum HookEvent { $($variant),+ }
+        #[non_exhaustive]
+        pub enum HookEvent {
+            $($variant,)+
+            /// A PascalCase event name hookmux does not know (a host newer than hookmux sent
+            /// it): its hooks run under [`EventSpec::GENERIC`].
+            Other(&'static str),
+        }
 
         impl HookEvent {
-            /// All events, in the order of the hooks reference's lifecycle table.
+            /// The known events, in the order of the table below (the host's lifecycle).
             pub const ALL: &'static [HookEvent] = &[$(HookEvent::$variant),+];
 
             /// The event's name as it appears in settings and in `hook_event_name`.
             pub const fn as_str(self) -> &'static str {
-                match self { $(HookEvent::$variant => stringify!($variant)),+ }
+                match self {
+                    $(HookEvent::$variant => stringify!($variant),)+
+                    HookEvent::Other(name) => name,
+                }
+            }
+
+            /// What the event can do: its row of the table below, or the generic row.
+            pub const fn spec(self) -> &'static EventSpec {
+                match self {
+                    $(HookEvent::$variant => {
+                        const SPEC: EventSpec = $spec;
+                        &SPEC
+                    })+
+                    HookEvent::Other(_) => &EventSpec::GENERIC,
+                }
             }
         }
     };
 }
 
-hook_events!(
-    SessionStart,
-    Setup,
-    InstructionsLoaded,
-    UserPromptSubmit,
-    UserPromptExpansion,
-    MessageDisplay,
-    PreToolUse,
-    PermissionRequest,
-    PermissionDenied,
-    PostToolUse,
-    PostToolUseFailure,
-    PostToolBatch,
-    Notification,
-    SubagentStart,
-    SubagentStop,
-    TaskCreated,
-    TaskCompleted,
-    Stop,
-    StopFailure,
-    TeammateIdle,
-    ConfigChange,
-    CwdChanged,
-    DirectoryAdded,
-    FileChanged,
-    WorktreeCreate,
-    WorktreeRemove,
-    PreCompact,
-    PostCompact,
-    Elicitation,
-    ElicitationResult,
-    SessionEnd,
-);
+use Exit2::{Block, Deny, ExitCode, Nothing, Notice};
+
+/// Decisions a PreToolUse hook may give in `hookSpecificOutput.permissionDecision`.
+const TOOL_PERMISSION: &[&str] = &["allow", "deny", "ask", "defer"];
+/// Decisions a PreModelSwitch hook may give (no `defer`).
+const SWITCH_PERMISSION: &[&str] = &["allow", "deny", "ask"];
+
+// The events and what each can do, as Claude Code 2.1.328 has them (its event list, its matcher
+// table `getMatchingHooks`, its hook output schemas). Adding an event is adding its line here.
+hook_events! {
+    // event            => the field matchers test, what exit 2 does, what stdout and JSON give
+    SessionStart        => EventSpec::on("source").exit2(Notice).plain_context().context(),
+    Setup               => EventSpec::on("trigger").exit2(Notice).context(),
+    InstructionsLoaded  => EventSpec::on("load_reason"),
+    UserPromptSubmit    => EventSpec::all().exit2(Block).plain_context().context(),
+    UserPromptExpansion => EventSpec::on("command_name").exit2(Block).plain_context().context(),
+    MessageDisplay      => EventSpec::all(),
+    PreToolUse          => EventSpec::tool().exit2(Deny).permission(TOOL_PERMISSION).context(),
+    PermissionRequest   => EventSpec::tool(),
+    PermissionDenied    => EventSpec::tool(),
+    PostToolUse         => EventSpec::tool().exit2(Block).context(),
+    PostToolUseFailure  => EventSpec::tool().exit2(Block).context(),
+    PostToolBatch       => EventSpec::all().exit2(Block).context(),
+    Notification        => EventSpec::on("notification_type"),
+    SubagentStart       => EventSpec::on("agent_type").exit2(Notice).context(),
+    SubagentStop        => EventSpec::on("agent_type").exit2(Block).context(),
+    TaskCreated         => EventSpec::all().exit2(Block),
+    TaskCompleted       => EventSpec::all().exit2(ExitCode),
+    Stop                => EventSpec::all().exit2(Block).context(),
+    StopFailure         => EventSpec::on("error"),
+    TeammateIdle        => EventSpec::all().exit2(ExitCode),
+    ConfigChange        => EventSpec::on("source").exit2(Block),
+    CwdChanged          => EventSpec::all().exit2(Notice),
+    DirectoryAdded      => EventSpec::on("source"),
+    FileChanged         => EventSpec::on_basename("file_path").exit2(Notice),
+    WorktreeCreate      => EventSpec::all().exit2(ExitCode),
+    WorktreeRemove      => EventSpec::all(),
+    PreCompact          => EventSpec::on("trigger").exit2(Block),
+    PostCompact         => EventSpec::on("trigger").exit2(Notice),
+    PreModelSwitch      => EventSpec::on("to_model").exit2(Deny).permission(SWITCH_PERMISSION),
+    PostModelSwitch     => EventSpec::on("to_model").exit2(Block).plain_context().context(),
+    Elicitation         => EventSpec::on("mcp_server_name").exit2(ExitCode),
+    ElicitationResult   => EventSpec::on("mcp_server_name").exit2(ExitCode),
+    SessionEnd          => EventSpec::on("reason").exit2(Notice),
+}
 
 /// Which part of the payload an event's matchers are tested against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,50 +109,145 @@ pub enum MatchField {
     Basename(&'static str),
 }
 
+/// What a hook's exit 2 does on an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit2 {
+    /// It denies, as `permissionDecision: "deny"` with stderr as the reason (PreToolUse,
+    /// PreModelSwitch).
+    Deny,
+    /// It blocks, as `decision: "block"` with stderr as the reason.
+    Block,
+    /// It blocks through the exit code only: the host reads exit 2 and stderr.
+    ExitCode,
+    /// Its stderr is shown to the user; nothing is blocked.
+    Notice,
+    /// Nothing the model or the user sees.
+    Nothing,
+}
+
+/// One row of the events table: what an event's hooks can do on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventSpec {
+    /// The payload field its matchers are tested against.
+    pub matcher: MatchField,
+    /// About one tool call: `if` rules are evaluated (elsewhere a handler with `if` never runs).
+    pub tool: bool,
+    pub exit2: Exit2,
+    /// Plain stdout on exit 0 is context for the model.
+    pub plain_stdout_is_context: bool,
+    /// `hookSpecificOutput.additionalContext` is read.
+    pub additional_context: bool,
+    /// The values of `hookSpecificOutput.permissionDecision` it takes; empty when it takes none.
+    pub permission: &'static [&'static str],
+}
+
+impl EventSpec {
+    /// What hookmux does with an event it does not know: every group runs (it cannot know the
+    /// matcher's field), `if` rules are not evaluated, exit 2 is handed back to the host as exit 2
+    /// with its stderr, plain stdout is not context, and of the JSON the common fields
+    /// (`continue`, `stopReason`, `systemMessage`, `suppressOutput`) and `hookSpecificOutput`'s
+    /// `additionalContext` and other fields are handed on.
+    pub const GENERIC: EventSpec = EventSpec::all().exit2(ExitCode).context();
+
+    /// No matcher support: every group runs, whatever its matcher says.
+    pub const fn all() -> EventSpec {
+        EventSpec {
+            matcher: MatchField::None,
+            tool: false,
+            exit2: Nothing,
+            plain_stdout_is_context: false,
+            additional_context: false,
+            permission: &[],
+        }
+    }
+
+    /// Matchers are tested against the top-level string `field`.
+    pub const fn on(field: &'static str) -> EventSpec {
+        EventSpec { matcher: MatchField::Field(field), ..EventSpec::all() }
+    }
+
+    /// Matchers are tested against the file name of the path in `field`.
+    pub const fn on_basename(field: &'static str) -> EventSpec {
+        EventSpec { matcher: MatchField::Basename(field), ..EventSpec::all() }
+    }
+
+    /// A tool event: matched on `tool_name`, with `if` rules.
+    pub const fn tool() -> EventSpec {
+        EventSpec { tool: true, ..EventSpec::on("tool_name") }
+    }
+
+    pub const fn exit2(self, exit2: Exit2) -> EventSpec {
+        EventSpec { exit2, ..self }
+    }
+
+    pub const fn plain_context(self) -> EventSpec {
+        EventSpec { plain_stdout_is_context: true, ..self }
+    }
+
+    pub const fn context(self) -> EventSpec {
+        EventSpec { additional_context: true, ..self }
+    }
+
+    pub const fn permission(self, decisions: &'static [&'static str]) -> EventSpec {
+        EventSpec { permission: decisions, ..self }
+    }
+}
+
 impl HookEvent {
-    /// Parses an exact event name; `preToolUse` is not `PreToolUse`.
+    /// Parses an exact known event name; `preToolUse` is not `PreToolUse`, and a name hookmux
+    /// does not know is `None`.
     pub fn from_name(name: &str) -> Option<HookEvent> {
         HookEvent::ALL.iter().copied().find(|e| e.as_str() == name)
     }
 
+    /// Parses an event name as a host may send it: a known name, or any other PascalCase name
+    /// (`[A-Z][A-Za-z0-9]*`, at most 64 bytes) as [`HookEvent::Other`]. A known name written in
+    /// another case (`preToolUse`, `PretoolUse`) is `None`: it is a mistake, not a new event.
+    pub fn named(name: &str) -> Option<HookEvent> {
+        if let Some(known) = HookEvent::from_name(name) {
+            return Some(known);
+        }
+        let pascal = name.len() <= 64
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric());
+        let wrong_case = HookEvent::ALL.iter().any(|e| e.as_str().eq_ignore_ascii_case(name));
+        (pascal && !wrong_case).then(|| HookEvent::Other(intern(name)))
+    }
+
+    /// Whether hookmux knows this event (it is not [`HookEvent::Other`]).
+    pub const fn is_known(self) -> bool {
+        !matches!(self, HookEvent::Other(_))
+    }
+
     /// The field a matcher is tested against (Claude Code's `getMatchingHooks` table).
     pub const fn match_field(self) -> MatchField {
-        use HookEvent::*;
-        match self {
-            PreToolUse | PostToolUse | PostToolUseFailure | PermissionRequest | PermissionDenied => {
-                MatchField::Field("tool_name")
-            }
-            SessionStart | ConfigChange | DirectoryAdded => MatchField::Field("source"),
-            Setup | PreCompact | PostCompact => MatchField::Field("trigger"),
-            Notification => MatchField::Field("notification_type"),
-            SessionEnd => MatchField::Field("reason"),
-            StopFailure => MatchField::Field("error"),
-            SubagentStart | SubagentStop => MatchField::Field("agent_type"),
-            Elicitation | ElicitationResult => MatchField::Field("mcp_server_name"),
-            InstructionsLoaded => MatchField::Field("load_reason"),
-            UserPromptExpansion => MatchField::Field("command_name"),
-            FileChanged => MatchField::Basename("file_path"),
-            UserPromptSubmit | MessageDisplay | PostToolBatch | TaskCreated | TaskCompleted | Stop | TeammateIdle
-            | CwdChanged | WorktreeCreate | WorktreeRemove => MatchField::None,
-        }
+        self.spec().matcher
     }
 
     /// Events about one tool call: the ones where a handler's `if` rule is evaluated.
     pub const fn is_tool_event(self) -> bool {
-        matches!(
-            self,
-            HookEvent::PreToolUse
-                | HookEvent::PostToolUse
-                | HookEvent::PostToolUseFailure
-                | HookEvent::PermissionRequest
-                | HookEvent::PermissionDenied
-        )
+        self.spec().tool
     }
 
     /// Whether the host reads plain stdout on exit 0 as context for the model.
     pub const fn plain_stdout_is_context(self) -> bool {
-        matches!(self, HookEvent::UserPromptSubmit | HookEvent::UserPromptExpansion | HookEvent::SessionStart)
+        self.spec().plain_stdout_is_context
     }
+}
+
+/// One `&'static str` per distinct name, so that [`HookEvent`] stays `Copy`. Names are at most
+/// 64 bytes of a PascalCase word, and a process sees few of them.
+fn intern(name: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = names.get(name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(leaked);
+    leaked
 }
 
 impl fmt::Display for HookEvent {
@@ -306,9 +434,10 @@ impl Event {
         self.str("hook_event_name")
     }
 
-    /// `hook_event_name` when it names a known event.
+    /// `hook_event_name` as an event: a known one, or [`HookEvent::Other`] for a PascalCase
+    /// name hookmux does not know; `None` when absent or not an event name.
     pub fn kind(&self) -> Option<HookEvent> {
-        self.name().and_then(HookEvent::from_name)
+        self.name().and_then(HookEvent::named)
     }
 
     pub fn session_id(&self) -> Option<&str> {
@@ -601,6 +730,58 @@ mod tests {
             assert_eq!(HookEvent::from_name(event.as_str()), Some(*event));
         }
         assert_eq!(HookEvent::from_name("preToolUse"), None);
+        assert_eq!(HookEvent::named("PreModelSwitch"), Some(HookEvent::PreModelSwitch));
+        assert_eq!(HookEvent::named("preToolUse"), None);
+        assert_eq!(HookEvent::named("PretoolUse"), None);
+        assert_eq!(HookEvent::named("pre-tool-use"), None);
+        let future = HookEvent::named("PreFutureThing");
+        assert_eq!(future, Some(HookEvent::Other("PreFutureThing")));
+        assert_eq!(future.map(HookEvent::as_str), Some("PreFutureThing"));
+        assert_eq!(future.map(HookEvent::spec), Some(&EventSpec::GENERIC));
+    }
+
+    #[test]
+    fn every_event_of_the_host_is_known() {
+        // Claude Code 2.1.328's own event list.
+        let host = [
+            "PreToolUse",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "UserPromptSubmit",
+            "UserPromptExpansion",
+            "SessionStart",
+            "SessionEnd",
+            "Stop",
+            "StopFailure",
+            "SubagentStart",
+            "SubagentStop",
+            "PreCompact",
+            "PostCompact",
+            "PreModelSwitch",
+            "PostModelSwitch",
+            "PermissionRequest",
+            "PermissionDenied",
+            "Setup",
+            "TeammateIdle",
+            "TaskCreated",
+            "TaskCompleted",
+            "Elicitation",
+            "ElicitationResult",
+            "ConfigChange",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "InstructionsLoaded",
+            "CwdChanged",
+            "FileChanged",
+            "DirectoryAdded",
+            "MessageDisplay",
+        ];
+        assert_eq!(HookEvent::ALL.len(), host.len());
+        for name in host {
+            assert!(HookEvent::from_name(name).is_some(), "{name}");
+        }
     }
 
     #[test]
@@ -664,5 +845,10 @@ mod tests {
         assert_eq!(e.match_query(), None);
         let e = Event::parse(r#"{"hook_event_name":"SessionStart","source":"compact"}"#);
         assert_eq!(e.match_query().as_deref(), Some("compact"));
+        let e = Event::parse(r#"{"hook_event_name":"PostModelSwitch","to_model":"claude-opus-4-6"}"#);
+        assert_eq!(e.match_query().as_deref(), Some("claude-opus-4-6"));
+        let e = Event::parse(r#"{"hook_event_name":"PreFutureThing","tool_name":"Bash"}"#);
+        assert_eq!(e.kind(), Some(HookEvent::Other("PreFutureThing")));
+        assert_eq!(e.match_query(), None);
     }
 }

@@ -59,7 +59,7 @@ pub mod testing;
 pub use answer::{Answer, Decision};
 pub use args::{Args, ArgsError};
 pub use context::{Clock, Context, Diagnostics, Env, FixedClock, SystemClock};
-pub use event::{json_kind, Event, HookEvent, MatchField};
+pub use event::{json_kind, Event, EventSpec, Exit2, HookEvent, MatchField};
 pub use handler::{Handler, HandlerInfo, OptionKind, OptionSpec};
 pub use registry::{DuplicateHandler, Location, Registration, Registry};
 

@@ -106,7 +106,7 @@ pub fn load(path: &Path, cwd: &Path) -> Result<Fixture, String> {
             path.display()
         ));
     };
-    let Some(kind) = HookEvent::from_name(name) else {
+    let Some(kind) = HookEvent::named(name) else {
         let hint = suggest_event(name).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         return Err(format!("{}: `{name}` is not a hook event{hint}", path.display()));
     };
@@ -181,6 +181,9 @@ fn text_report(
     }
 
     let against = match (&plan.query, event.match_field()) {
+        (_, _) if !event.is_known() => {
+            format!("hookmux does not know {event}: it runs with the generic rules, every group runs")
+        }
         (_, hookmux_sdk::MatchField::None) => format!("{event} has no matcher support: every group runs"),
         (Some(query), _) => format!("matched against `{query}`"),
         (None, _) => "no value to match: every group runs".to_string(),

@@ -9,7 +9,8 @@
 //! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
 
 use crate::engine::config::diagnostic::{Diagnostic, Severity};
-use crate::engine::config::settings::{Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
+use crate::engine::config::jsonpath::JsonPath;
+use crate::engine::config::settings::{suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
@@ -124,6 +125,9 @@ pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
 
 fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for (event, groups) in &file.hooks {
+        if !event.is_known() {
+            out.push(unknown_event(file, *event));
+        }
         for group in groups {
             check_matcher(file, *event, group, out);
             for spec in &group.hooks {
@@ -133,9 +137,45 @@ fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) 
     }
 }
 
+/// A PascalCase event name hookmux does not know: a typo, or an event of a newer host. Its
+/// hooks are kept and run with the generic rules, so this is a warning.
+fn unknown_event(file: &SettingsFile, event: HookEvent) -> Diagnostic {
+    let name = event.as_str();
+    let spelling = match suggest_event(name) {
+        Some(known) => format!("if you meant `{known}`, fix the name; "),
+        None => String::new(),
+    };
+    Diagnostic::warning(
+        &file.path,
+        JsonPath::root().key("hooks").key(name),
+        format!(
+            "`{name}` is not an event hookmux knows (Claude Code 2.1.328 sends none by that name); if a newer host \
+             sends it, its hooks run with the generic rules"
+        ),
+    )
+    .with_hint(format!(
+        "{spelling}the generic rules: every group runs (matchers are not tested), exit 2 is handed back to the host \
+         as exit 2 with its stderr, plain stdout is not context, and the JSON fields are handed on"
+    ))
+}
+
 fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut Vec<Diagnostic>) {
     let Some(source) = group.matcher.as_deref().filter(|m| !m.is_empty() && *m != "*") else { return };
     let at = group.path.key("matcher");
+    if !event.is_known() {
+        out.push(
+            Diagnostic::warning(
+                &file.path,
+                at,
+                format!(
+                    "hookmux does not know which field `{event}` matches on; `{source}` is not tested and every hook \
+                     of this group runs"
+                ),
+            )
+            .with_hint("drop the matcher, or have the hook check the payload itself until hookmux knows this event"),
+        );
+        return;
+    }
     if event.match_field() == MatchField::None {
         out.push(
             Diagnostic::warning(
@@ -495,6 +535,41 @@ mod tests {
         assert!(warning.message.contains("`(a+)+$` can backtrack"), "{}", warning.message);
         assert!(warning.message.contains("runs this group as if it matched"), "{}", warning.message);
         assert!(warning.hint.as_deref().is_some_and(|hint| hint.contains("`a+`")), "{warning:?}");
+    }
+
+    /// A PascalCase event hookmux does not know is a warning (its hooks are kept and run with the
+    /// generic rules); a known event in the wrong case is an error (its hooks are skipped).
+    #[test]
+    fn unknown_events_warn_and_wrong_case_ones_are_errors() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {
+                "PreFutureThing": [{"matcher": "x", "hooks": [{"type": "command", "command": "true"}]}],
+                "PreToolUser": [{"hooks": [{"type": "command", "command": "true"}]}],
+                "preToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
+                "PreModelSwitch": [{"matcher": "claude-opus-4-6", "hooks": [{"type": "command", "command": "true"}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let found: Vec<(Severity, String, String)> = validate(&sources, &cx)
+            .into_iter()
+            .map(|d| (d.severity, d.path.to_string(), format!("{} | {}", d.message, d.hint.unwrap_or_default())))
+            .collect();
+        assert_eq!(found.len(), 4, "{found:#?}");
+        let at = |path: &str| found.iter().find(|(_, p, _)| p == path).unwrap_or_else(|| panic!("{path}: {found:#?}"));
+        let (severity, _, text) = at("hooks.preToolUse");
+        assert_eq!(*severity, Severity::Error);
+        assert!(text.contains("did you mean `PreToolUse`?"), "{text}");
+        let (severity, _, text) = at("hooks.PreFutureThing");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("not an event hookmux knows") && text.contains("generic rules"), "{text}");
+        let (severity, _, text) = at("hooks.PreFutureThing[0].matcher");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("every hook of this group runs"), "{text}");
+        let (severity, _, text) = at("hooks.PreToolUser");
+        assert_eq!(*severity, Severity::Warning);
+        assert!(text.contains("if you meant `PreToolUse`"), "{text}");
     }
 
     #[test]

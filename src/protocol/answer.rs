@@ -1,7 +1,7 @@
 //! A handler's answer on the wire: stdout JSON (or plain text) and an exit code, as a standalone
 //! Claude Code hook prints it.
 
-use super::events::{blocks_with_decision, takes_additional_context};
+use super::events::{blocks_with_decision, decides_permission, takes_additional_context};
 use hookmux_sdk::{Answer, Decision, HookEvent};
 use serde_json::{Map, Value};
 
@@ -39,11 +39,15 @@ pub fn encode_answer(answer: &Answer, event: HookEvent) -> Encoded {
 
     match (event, answer.decision) {
         (_, None) => {}
-        (HookEvent::PreToolUse, Some(decision)) => {
+        // PreToolUse and PreModelSwitch: a decision the event does not take (`defer` on a model
+        // switch) is left out rather than sent for the host to refuse.
+        (event, Some(decision)) if decides_permission(event) => {
             let decision = if decision == Decision::Block { Decision::Deny } else { decision };
-            specific.insert("permissionDecision".into(), decision.as_str().into());
-            if let Some(reason) = &answer.reason {
-                specific.insert("permissionDecisionReason".into(), reason.clone().into());
+            if event.spec().permission.contains(&decision.as_str()) {
+                specific.insert("permissionDecision".into(), decision.as_str().into());
+                if let Some(reason) = &answer.reason {
+                    specific.insert("permissionDecisionReason".into(), reason.clone().into());
+                }
             }
         }
         (HookEvent::PermissionRequest, Some(decision)) => {
@@ -187,6 +191,12 @@ mod tests {
         assert_eq!((encoded.exit_code, encoded.stderr.as_str(), encoded.stdout.as_str()), (2, "not done", ""));
         // Context on an event without hookSpecificOutput is not encoded into invalid JSON.
         assert_eq!(json_of(&Answer::context("x"), HookEvent::Notification), Value::Null);
+        assert_eq!(
+            json_of(&Answer::deny("pinned"), HookEvent::PreModelSwitch)["hookSpecificOutput"],
+            json!({"hookEventName": "PreModelSwitch", "permissionDecision": "deny", "permissionDecisionReason": "pinned"})
+        );
+        let defer = Answer { decision: Some(Decision::Defer), ..Answer::default() };
+        assert_eq!(json_of(&defer, HookEvent::PreModelSwitch), Value::Null);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A hook's stdout as Claude Code reads it: empty, plain text, or a JSON object checked against
 //! the event's schema (unknown keys ignored, wrong types and unknown values refused).
 
+use super::events::decides_permission;
 use hookmux_sdk::HookEvent;
 use serde_json::{Map, Value};
 
@@ -24,7 +25,7 @@ impl HookJson {
 
     /// The blocking reason this JSON gives on its own, if it blocks.
     pub fn blocking_reason(&self, event: HookEvent) -> Option<String> {
-        if event == HookEvent::PreToolUse && self.specific_str("permissionDecision") == Some("deny") {
+        if decides_permission(event) && self.specific_str("permissionDecision") == Some("deny") {
             return Some(self.specific_str("permissionDecisionReason").unwrap_or("Blocked by hook").to_string());
         }
         if self.decision.as_deref() == Some("block") {
@@ -103,15 +104,17 @@ fn validate(object: &Map<String, Value>, event: HookEvent) -> Result<HookJson, S
 fn validate_specific(specific: &Map<String, Value>, event: HookEvent) -> Result<(), String> {
     let check_str = |key: &str| typed(specific, key, as_string, "a string").map(|_| ());
     check_str("additionalContext")?;
-    if event == HookEvent::PreToolUse {
+    let decisions = event.spec().permission;
+    if !decisions.is_empty() {
         if let Some(decision) = typed(specific, "permissionDecision", as_string, "a string")? {
-            if !["allow", "deny", "ask", "defer"].contains(&decision.as_str()) {
-                return Err(format!(
-                    "`permissionDecision` must be \"allow\", \"deny\", \"ask\" or \"defer\", not {decision:?}"
-                ));
+            if !decisions.contains(&decision.as_str()) {
+                let quoted: Vec<String> = decisions.iter().map(|d| format!("{d:?}")).collect();
+                return Err(format!("`permissionDecision` must be one of {}, not {decision:?}", quoted.join(", ")));
             }
         }
         check_str("permissionDecisionReason")?;
+    }
+    if event == HookEvent::PreToolUse {
         typed(specific, "updatedInput", Value::as_object, "an object")?;
     }
     if event == HookEvent::PermissionRequest {

@@ -110,11 +110,14 @@ fn play(scenario: &Path) -> Turn {
         for (i, call) in script["tool_calls"].as_array().cloned().unwrap_or_default().iter().enumerate() {
             let id = format!("toolu_mock_{i}");
             let tool = call["name"].clone();
+            // `/PROJ` in a tool input is the project folder, as the harness has it.
+            let input = call["input"].to_string().replace("/PROJ", &project.to_string_lossy());
+            let input: Value = serde_json::from_str(&input).unwrap_or_else(|_| call["input"].clone());
             let pre = dispatch(
                 &settings,
                 &project,
                 &dump,
-                &with("PreToolUse", json!({"tool_name": tool, "tool_input": call["input"], "tool_use_id": id})),
+                &with("PreToolUse", json!({"tool_name": tool, "tool_input": input, "tool_use_id": id})),
             );
             model_text += &see("PreToolUse", &pre);
             let specific = &pre.1["hookSpecificOutput"];

@@ -113,7 +113,8 @@ pub struct SettingsFile {
     pub state: FileState,
     /// The raw text, kept for locating diagnostics (line:column).
     pub text: Option<String>,
-    /// Each known event's groups, in file order.
+    /// Each event's groups, in file order: the known events, and PascalCase names hookmux does
+    /// not know as `HookEvent::Other`.
     pub hooks: Vec<(HookEvent, Vec<Group>)>,
     pub disable_all_hooks: Option<bool>,
     pub allow_managed_hooks_only: Option<bool>,
@@ -427,10 +428,12 @@ impl Reader<'_> {
     fn read_events(&mut self, events: &Map<String, Value>, at: &JsonPath) {
         for (name, value) in events {
             let path = at.key(name);
-            let Some(event) = HookEvent::from_name(name) else {
+            // A PascalCase name hookmux does not know is kept: a newer host may send it, and its
+            // hooks then run with the generic rules (`hooks validate` warns about it).
+            let Some(event) = HookEvent::named(name) else {
                 let hint = match suggest_event(name) {
                     Some(known) => format!("did you mean `{known}`? Event names are case-sensitive"),
-                    None => "see `hookmux hooks validate` for the list of events".to_string(),
+                    None => "event names are PascalCase, as `PreToolUse`; see `hookmux hooks validate` for the list of events".to_string(),
                 };
                 let count = value.as_array().map(|groups| count_handlers(groups)).unwrap_or(0);
                 self.file.skipped += count;

@@ -32,7 +32,16 @@ type Definitions<'s> = Vec<(Origin<'s>, Option<&'s str>)>;
 pub fn list(sources: &Sources) -> Listing<'_> {
     let gate = plan::gate(sources);
     let mut events = Vec::new();
-    for &event in HookEvent::ALL {
+    // The known events in the host's order, then the ones hookmux does not know, by first use.
+    let mut all: Vec<HookEvent> = HookEvent::ALL.to_vec();
+    for file in sources.files.iter().filter(|f| f.is_usable()) {
+        for (event, _) in &file.hooks {
+            if !all.contains(event) {
+                all.push(*event);
+            }
+        }
+    }
+    for event in all {
         let mut listed: Vec<(plan::Identity, Definitions<'_>)> = Vec::new();
         for file in sources.files.iter().filter(|f| f.is_usable()) {
             for group in file.groups(event) {

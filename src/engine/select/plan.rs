@@ -132,7 +132,9 @@ pub fn plan<'s>(event: &Event, sources: &'s Sources, options: &PlanOptions) -> P
         plan.problem = Some(match (&event_name, event.parse_error()) {
             (_, Some(error)) => format!("{error}; nothing to run"),
             (None, None) => "the event has no `hook_event_name`; nothing to run".to_string(),
-            (Some(name), None) => format!("`{name}` is not a hook event hookmux knows; nothing to run"),
+            (Some(name), None) => format!(
+                "`{name}` is not a hook event name (event names are PascalCase and case-sensitive, as `PreToolUse`); nothing to run"
+            ),
         });
         return plan;
     };

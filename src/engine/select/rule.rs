@@ -9,7 +9,9 @@
 //! or `$( … )` and backticks nested more than `hookmux_sdk::bash::MAX_DEPTH` deep) fails open:
 //! the handler runs, so a guard behind the rule is never skipped for a line it could not read.
 //! The splitting is `hookmux_sdk::bash`, shared with handlers that guard Bash commands. File
-//! rules use gitignore-style globs.
+//! rules use gitignore-style globs. A rule is about the tool it names and no other: `Edit(…)`
+//! does not fire on Write or NotebookEdit (Claude Code 2.1.328 does not widen it), only `Task`
+//! and `Agent` name one tool, and `mcp__server` names every tool of that server.
 
 use globset::GlobBuilder;
 use hookmux_sdk::Event;
@@ -92,9 +94,8 @@ impl Rule {
         match rule {
             "Task" => tool == "Agent",
             "Agent" => tool == "Task",
-            // Edit rules cover every tool that edits files; Read rules cover the search tools.
-            "Edit" => matches!(tool, "Write" | "MultiEdit" | "NotebookEdit"),
-            "Read" => matches!(tool, "Glob" | "Grep"),
+            // A file rule names one tool: `Edit(…)` is not about Write or NotebookEdit, as
+            // Claude Code's `if` has it, and `Read(…)` is not about Glob or Grep.
             _ if rule.starts_with("mcp__") => {
                 // `mcp__server` and `mcp__server__*` name every tool of that server.
                 let server = rule.strip_suffix("__*").unwrap_or(rule);

@@ -7,7 +7,7 @@
 //! order, one of the outcomes the host allows and the only deterministic one.
 
 use crate::engine::verdict::outcome::Outcome;
-use crate::protocol::events::{blocks_by_exit_code, blocks_with_decision, exit2_is_a_notice};
+use crate::protocol::events::{blocks_by_exit_code, blocks_with_decision, decides_permission, exit2_is_a_notice};
 use crate::protocol::HookJson;
 use hookmux_sdk::HookEvent;
 use serde_json::{Map, Value};
@@ -115,7 +115,7 @@ pub fn combine(event: HookEvent, hook_name: &str, outcomes: &[Labelled<'_>]) -> 
                     apply_json(&mut combined, &mut permissions, json, event, true);
                 }
                 match event {
-                    HookEvent::PreToolUse => permissions.push((Permission::Deny, Some(message.clone()))),
+                    e if decides_permission(e) => permissions.push((Permission::Deny, Some(message.clone()))),
                     e if blocks_with_decision(e) => combined.blocks.push(message.clone()),
                     e if blocks_by_exit_code(e) => combined.exit_blocks.push(message.clone()),
                     e if exit2_is_a_notice(e) => combined.notices.push(format!("{hook_name} hook error: {message}")),
@@ -169,7 +169,7 @@ fn apply_json(
     combined.system_messages.extend(json.system_message.clone());
 
     match event {
-        HookEvent::PreToolUse => {
+        e if decides_permission(e) => {
             // The top-level legacy decision first; hookSpecificOutput's overrides it.
             let mut decision = match json.decision.as_deref() {
                 Some("approve") => Some((Permission::Allow, json.reason.clone())),
@@ -191,7 +191,7 @@ fn apply_json(
                 decision = None;
             }
             let own = decision.as_ref().map(|(p, _)| *p);
-            if let Some(input) = json.specific.get("updatedInput") {
+            if let Some(input) = json.specific.get("updatedInput").filter(|_| event == HookEvent::PreToolUse) {
                 if !exit_blocked && matches!(own, None | Some(Permission::Allow | Permission::Ask)) {
                     combined.updated_input = Some(input.clone());
                 }

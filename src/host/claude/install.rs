@@ -14,6 +14,7 @@
 
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::MAX_TIMEOUT;
+use hookmux_sdk::HookEvent;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -155,10 +156,13 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
     let (mut moved, mut kept_native) = (0, 0);
     let mut events = Vec::new();
     for (event, value) in hooks {
-        let Value::Array(groups) = value else {
+        // Only what dispatch can run moves: a known event, or a PascalCase name it runs with the
+        // generic rules. A wrong-case name (`preToolUse`) stays where the host reads it as it will.
+        let (Value::Array(groups), Some(_)) = (&value, HookEvent::named(&event)) else {
             new_hooks.insert(event, value);
             continue;
         };
+        let groups = groups.clone();
         let mut native_groups = Vec::new();
         let mut moved_groups = Vec::new();
         for group in groups {

@@ -78,16 +78,31 @@ fn a_malformed_entry_is_skipped_and_the_rest_kept() {
 }
 
 #[test]
-fn unknown_and_wrong_case_events_are_reported_with_a_suggestion() {
-    let file = parse(r#"{"hooks": {"preToolUse": [{"hooks": [{"type": "command", "command": "a"}]}], "Bogus": []}}"#);
+fn wrong_case_and_misnamed_events_are_reported_with_a_suggestion() {
+    let file = parse(
+        r#"{"hooks": {"preToolUse": [{"hooks": [{"type": "command", "command": "a"}]}], "PretoolUse": [], "pre-tool": []}}"#,
+    );
     assert!(file.hooks.is_empty());
     assert_eq!(file.skipped, 1);
     let hints: Vec<_> = file.diagnostics.iter().map(|d| d.hint.clone().unwrap_or_default()).collect();
     assert_eq!(hints[0], "did you mean `PreToolUse`? Event names are case-sensitive");
-    assert!(hints[1].contains("hooks validate"));
+    assert_eq!(hints[1], "did you mean `PreToolUse`? Event names are case-sensitive");
+    assert!(hints[2].contains("PascalCase") && hints[2].contains("hooks validate"));
     assert_eq!(suggest_event("PostTooluse"), Some("PostToolUse"));
     assert_eq!(suggest_event("SesionStart"), Some("SessionStart"));
     assert_eq!(suggest_event("Banana"), None);
+}
+
+/// A PascalCase name hookmux does not know is an event of a newer host: its groups are kept
+/// (`hooks validate` warns), under `HookEvent::Other`.
+#[test]
+fn an_unknown_pascal_case_event_is_kept() {
+    let file =
+        parse(r#"{"hooks": {"PreFutureThing": [{"matcher": "x", "hooks": [{"type": "command", "command": "a"}]}]}}"#);
+    assert!(file.diagnostics.is_empty(), "{:?}", messages(&file));
+    let event = HookEvent::Other("PreFutureThing");
+    assert_eq!(file.groups(event).len(), 1);
+    assert_eq!(file.groups(event)[0].hooks.len(), 1);
 }
 
 #[test]

@@ -254,8 +254,30 @@ fn malformed_and_unknown_events_plan_nothing_and_say_why() {
     assert!(p.problem.unwrap().contains("not valid JSON"));
     let p = plan(&Event::parse("{}"), &sources, &options());
     assert!(p.problem.unwrap().contains("no `hook_event_name`"));
-    let p = plan(&Event::parse(r#"{"hook_event_name": "Bogus"}"#), &sources, &options());
-    assert!(p.problem.unwrap().contains("`Bogus`"));
+    let p = plan(&Event::parse(r#"{"hook_event_name": "bogus"}"#), &sources, &options());
+    assert!(p.problem.unwrap().contains("`bogus`"));
+    let p = plan(&Event::parse(r#"{"hook_event_name": "preToolUse"}"#), &sources, &options());
+    assert!(p.problem.unwrap().contains("PascalCase"));
+}
+
+/// An event hookmux does not know runs its groups with the generic rules: every group, whatever
+/// its matcher, and no handler with `if`.
+#[test]
+fn an_unknown_event_runs_every_group() {
+    let sources = Sources::from_files(vec![file(
+        Scope::Project,
+        "p",
+        r#"{"hooks": {"PreFutureThing": [
+            {"matcher": "nothing-like-it", "hooks": [{"type": "command", "command": "a"}]},
+            {"hooks": [{"type": "command", "command": "b"}, {"type": "command", "command": "c", "if": "Bash"}]}
+        ]}}"#,
+    )]);
+    let p = plan(&event(json!({"hook_event_name": "PreFutureThing", "tool_name": "Bash"})), &sources, &options());
+    assert_eq!(p.problem, None);
+    assert_eq!(p.event, Some(HookEvent::Other("PreFutureThing")));
+    assert_eq!(p.handlers.len(), 2);
+    assert_eq!(p.dropped.len(), 1);
+    assert_eq!(p.hook_name(), "PreFutureThing");
 }
 
 #[test]

@@ -89,10 +89,27 @@ fn file_rules_are_gitignore_like() {
     assert!(runs("Edit(./notes.md)", &edit("/p/sub/notes.md")));
     assert!(runs("Edit(//tmp/x)", &edit("/tmp/x")));
     assert!(runs("Read(~/.zshrc)", &call("Read", json!({"file_path": "/home/u/.zshrc"}))));
-    // Edit rules cover Write; Read rules do not cover Edit.
-    assert!(runs("Edit(*.md)", &call("Write", json!({"file_path": "/p/a.md"}))));
     assert!(!runs("Read(*.md)", &edit("/p/a.md")));
     assert!(runs("NotebookEdit(*.ipynb)", &call("NotebookEdit", json!({"notebook_path": "/p/n.ipynb"}))));
+    assert!(runs("Write(*.md)", &call("Write", json!({"file_path": "/p/a.md"}))));
+}
+
+/// Conformance `if-edit-exact` (recorded): `Edit`, `Edit(*)` and `Edit(src/**)` run for an Edit
+/// call and for no Write or NotebookEdit call; `Read(…)` is not about Glob or Grep either.
+#[test]
+fn a_rule_is_about_the_tool_it_names() {
+    let write = call("Write", json!({"file_path": "/p/src/b.txt"}));
+    let notebook = call("NotebookEdit", json!({"notebook_path": "/p/src/n.ipynb"}));
+    let multi = call("MultiEdit", json!({"file_path": "/p/src/a.txt"}));
+    for rule in ["Edit", "Edit(*)", "Edit(src/**)"] {
+        assert!(runs(rule, &call("Edit", json!({"file_path": "/p/src/a.txt"}))), "{rule}");
+        for other in [&write, &notebook, &multi] {
+            assert!(!runs(rule, other), "{rule} on {:?}", other.tool_name());
+        }
+    }
+    assert!(runs("Write", &write) && runs("NotebookEdit(src/**)", &notebook));
+    assert!(!runs("Read", &call("Glob", json!({"pattern": "*.rs"}))));
+    assert!(!runs("Read(src/**)", &call("Grep", json!({"pattern": "x", "path": "/p/src"}))));
 }
 
 #[test]

@@ -69,6 +69,30 @@ fn moves_what_dispatch_runs_and_routes_each_event_through_it() {
     assert!(hooks[RECORD_KEY]["settingsSha256"].is_string());
 }
 
+/// Install moves only what dispatch runs: the model-switch events and a PascalCase event
+/// hookmux does not know (it runs with the generic rules), never a wrong-case name, which stays
+/// where the host reads it.
+#[test]
+fn moves_every_event_dispatch_runs_and_no_other() {
+    let settings = r#"{"hooks": {
+        "PreModelSwitch": [{"matcher": "claude-opus-4-6", "hooks": [{"type": "command", "command": "a"}]}],
+        "PostModelSwitch": [{"hooks": [{"type": "command", "command": "b"}]}],
+        "PreFutureThing": [{"hooks": [{"type": "command", "command": "c"}]}],
+        "preToolUse": [{"hooks": [{"type": "command", "command": "d"}]}],
+        "pre-tool": [{"hooks": [{"type": "command", "command": "e"}]}]
+    }}"#;
+    let installed = install(settings, &layout()).unwrap();
+    assert_eq!(installed.events, ["PreModelSwitch", "PostModelSwitch", "PreFutureThing"]);
+    assert_eq!(installed.moved, 3);
+    let after = json(&installed.settings_text);
+    for kept in ["preToolUse", "pre-tool"] {
+        assert_eq!(after["hooks"][kept], json(settings)["hooks"][kept], "{kept}");
+    }
+    let hooks = json(&installed.hooks_text);
+    assert_eq!(hooks["hooks"]["PreModelSwitch"][0]["matcher"], "claude-opus-4-6");
+    assert!(hooks["hooks"].get("preToolUse").is_none());
+}
+
 #[test]
 fn uninstall_restores_byte_for_byte_when_nothing_changed() {
     let installed = install(SETTINGS, &layout()).unwrap();
