@@ -19,7 +19,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --locked --quiet
 export OPENCODE_BIN=${OPENCODE_BIN:-$("$harness/install-opencode.sh")}
-export HOOKMUX_BIN=$root/target/release/hookmux
+target=${CARGO_TARGET_DIR:-target}
+[[ $target == /* ]] || target=$root/$target
+export HOOKMUX_BIN=$target/release/hookmux
 # The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
 # (a project's own Claude settings run under this host only once it is trusted).
 trusted=$(mktemp -d)

@@ -7,7 +7,8 @@
 # usage: scripts/plugins-check.sh HARNESS_DIR [SCENARIO_DIR...]
 #   HARNESS_DIR  the Claude Code harness folder (cc_run_scopes.py, dropin_compare.py)
 # With no scenarios: fixtures/conformance/claude-code-2.1.328-plugins/. Record a new scenario with
-#   python3 scripts/plugins_compare.py HARNESS_DIR record SCENARIO_DIR
+#   scripts/with-managed.sh SCENARIO_DIR python3 scripts/plugins_compare.py HARNESS_DIR record SCENARIO_DIR
+# (with-managed.sh places the scenario's managed_settings.json, when it has one, for the run only).
 # Exit 0 when every scenario is `same` in every mode.
 set -euo pipefail
 harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
@@ -18,4 +19,16 @@ cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328-plugins/*/)
-python3 scripts/plugins_compare.py "$harness" compare "${CARGO_TARGET_DIR:-$root/target}/release/hookmux" "${scenarios[@]}"
+target=${CARGO_TARGET_DIR:-target}
+[[ $target == /* ]] || target=$root/$target
+out=$(mktemp); trap 'rm -f "$out"' EXIT
+# Each scenario on its own: one with managed_settings.json has it placed as /etc/claude-code's
+# for its run only (scripts/with-managed.sh).
+for scenario in "${scenarios[@]}"; do
+  scripts/with-managed.sh "$scenario" \
+    python3 scripts/plugins_compare.py "$harness" compare "$target/release/hookmux" "$scenario" | grep -v ' scenarios equivalent$' | tee -a "$out"
+done
+for mode in installed dispatch; do
+  echo "$mode: $(grep -cE "^same +$mode " "$out")/$(grep -cE "^(same|DIFF) +$mode " "$out") scenarios equivalent"
+done
+! grep -q '^DIFF' "$out"

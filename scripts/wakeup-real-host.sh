@@ -5,7 +5,7 @@
 #
 # Usage: scripts/wakeup-real-host.sh HARNESS_DIR
 #   HARNESS_DIR   the Claude Code harness (install-claude.sh, cc_run.py), e.g. ../shared/tools/claude-harness
-# Environment: HOOKMUX (default: target/release/hookmux, built first), CLAUDE_BIN (default:
+# Environment: HOOKMUX (default: ${CARGO_TARGET_DIR:-target}/release/hookmux, built first), CLAUDE_BIN (default:
 # installed by the harness). Exit 0 when both checks hold, 1 otherwise.
 set -euo pipefail
 
@@ -15,7 +15,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 if [[ -z ${HOOKMUX:-} ]]; then
   (cd "$repo" && cargo build --release --locked >&2)
 fi
-hookmux=${HOOKMUX:-$repo/target/release/hookmux}
+target=${CARGO_TARGET_DIR:-target}
+[[ $target == /* ]] || target=$repo/$target
+hookmux=${HOOKMUX:-$target/release/hookmux}
 hookmux=$(cd "$(dirname "$hookmux")" && pwd)/$(basename "$hookmux")
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
 

@@ -78,6 +78,8 @@ fn play(scenario: &Path) -> Turn {
     let dump = work.path().join("dump");
     std::fs::create_dir_all(&project).unwrap();
     std::fs::create_dir_all(&dump).unwrap();
+    // The scenario's files, copied into the project as the real-host harness copies them.
+    copy_tree(&scenario.join("files"), &project);
     let settings = scenario.join("settings.json");
     let script: Value = serde_json::from_str(&std::fs::read_to_string(scenario.join("script.json")).unwrap()).unwrap();
     let base = |name: &str| {
@@ -165,9 +167,41 @@ fn play(scenario: &Path) -> Turn {
             }
         }
     }
-    turn.model_text = model_text;
+    turn.model_text = without_previews(&model_text);
     turn.ran = std::fs::read_to_string(dump.join("ran.txt")).unwrap_or_default();
     turn
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    let Ok(entries) = std::fs::read_dir(from) else { return };
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// The text with the previews of saved hook texts left out. The real-host record keeps the lines
+/// of a hook's text up to its first blank line, and a saved text's preview follows one, so no
+/// preview is in `native.json`; here it is left out the same way (in plain text, and in a JSON
+/// answer's escaped strings).
+fn without_previews(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    loop {
+        let start = ["\n\nPreview (first ", "\\n\\nPreview (first "].iter().filter_map(|p| rest.find(p)).min();
+        let Some(start) = start else { break };
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        rest = &rest[rest.find("</persisted-output>").unwrap_or(rest.len())..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The hooks' own strings: echo'd words and JSON string values, as the real-host check takes them.

@@ -20,6 +20,7 @@ mod event_shape;
 mod inspect;
 mod install;
 mod installed;
+mod large_output;
 mod layers;
 mod opencode_plugin;
 mod plugins;

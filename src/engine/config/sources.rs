@@ -3,9 +3,10 @@
 //! Discovery: user (`$CLAUDE_CONFIG_DIR/settings.json`, else `~/.claude/settings.json`), project
 //! (`<root>/.claude/settings.json`), local (`<root>/.claude/settings.local.json`), managed
 //! (`managed-settings.json`, then `managed-settings.d/*.json` alphabetically, in
-//! `$HOOKMUX_MANAGED_DIR`, default `/etc/claude-code`). `<root>` is `$CLAUDE_PROJECT_DIR`, else
-//! the event's `cwd`. Files named with `--settings` replace all of that, managed included. Then,
-//! when asked, the hooks files of the plugins those settings enable ([`super::plugins`]).
+//! `$HOOKMUX_MANAGED_DIR`, default the folder Claude Code reads on this platform: [`MANAGED_DIRS`]).
+//! `<root>` is `$CLAUDE_PROJECT_DIR`, else the event's `cwd`. Files named with `--settings` replace
+//! all of that, managed included. Then, when asked, the hooks files of the plugins those settings
+//! enable ([`super::plugins`]).
 //!
 //! hookmux's own dispatch entries are followed, never run: a file that holds one is followed by
 //! the hooks files it names, read in its place, with its scope ([`super::entry`]). A file named
@@ -22,8 +23,29 @@ use hookmux_sdk::{Env, Event, HookEvent};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Where the managed (policy) settings live unless `$HOOKMUX_MANAGED_DIR` says otherwise.
-pub const DEFAULT_MANAGED_DIR: &str = "/etc/claude-code";
+/// The folder that holds the managed (policy) settings on each platform, as Claude Code 2.1.328
+/// reads them: `managed-settings.json` and the `managed-settings.d/` folder beside it. Any other
+/// platform reads Linux's.
+pub const MANAGED_DIRS: [(&str, &str); 3] = [
+    ("linux", "/etc/claude-code"),
+    ("macos", "/Library/Application Support/ClaudeCode"),
+    ("windows", r"C:\Program Files\ClaudeCode"),
+];
+
+/// The managed settings folder Claude Code reads on `os` (a [`std::env::consts::OS`] name).
+pub fn managed_dir_for(os: &str) -> &'static str {
+    MANAGED_DIRS.iter().find(|(name, _)| *name == os).map_or(MANAGED_DIRS[0].1, |(_, dir)| dir)
+}
+
+/// Where the managed settings live on the platform hookmux was built for, unless
+/// `$HOOKMUX_MANAGED_DIR` says otherwise.
+pub const DEFAULT_MANAGED_DIR: &str = if cfg!(target_os = "macos") {
+    MANAGED_DIRS[1].1
+} else if cfg!(target_os = "windows") {
+    MANAGED_DIRS[2].1
+} else {
+    MANAGED_DIRS[0].1
+};
 
 /// The inputs discovery depends on, gathered once so that discovery itself is easy to test.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -354,7 +376,49 @@ mod tests {
         let files = Discovery::new(&env, &event("/w"), vec![]).files();
         assert_eq!(files[0], (Scope::User, PathBuf::from("/cfg/settings.json")));
         assert_eq!(files[1], (Scope::Project, PathBuf::from("/w/.claude/settings.json")));
-        assert_eq!(files[3].1, PathBuf::from("/etc/claude-code/managed-settings.json"));
+        assert_eq!(files[3].1, PathBuf::from(DEFAULT_MANAGED_DIR).join("managed-settings.json"));
+    }
+
+    #[test]
+    fn managed_folder_per_platform() {
+        // Claude Code 2.1.328's folders, with the file and drop-in folder each platform reads.
+        let expect = [
+            ("linux", "/etc/claude-code/managed-settings.json", "/etc/claude-code/managed-settings.d"),
+            (
+                "macos",
+                "/Library/Application Support/ClaudeCode/managed-settings.json",
+                "/Library/Application Support/ClaudeCode/managed-settings.d",
+            ),
+            (
+                "windows",
+                r"C:\Program Files\ClaudeCode\managed-settings.json",
+                r"C:\Program Files\ClaudeCode\managed-settings.d",
+            ),
+        ];
+        for (os, file, drop_ins) in expect {
+            let dir = managed_dir_for(os);
+            let sep = if os == "windows" { '\\' } else { '/' };
+            assert_eq!(format!("{dir}{sep}managed-settings.json"), file, "{os}");
+            assert_eq!(format!("{dir}{sep}managed-settings.d"), drop_ins, "{os}");
+        }
+        // Another Unix reads Linux's folder.
+        assert_eq!(managed_dir_for("freebsd"), "/etc/claude-code");
+        // This build's default is its platform's row.
+        let os = if cfg!(target_os = "macos") {
+            "macos"
+        } else if cfg!(target_os = "windows") {
+            "windows"
+        } else {
+            "linux"
+        };
+        assert_eq!(DEFAULT_MANAGED_DIR, managed_dir_for(os));
+        // Discovery reads the file and then the drop-ins of the folder it is given.
+        let env: Env = [("HOME", "/home/u"), ("HOOKMUX_MANAGED_DIR", managed_dir_for("macos"))].into_iter().collect();
+        let files = Discovery::new(&env, &event("/w"), vec![]).files();
+        assert_eq!(
+            files.last(),
+            Some(&(Scope::Managed, PathBuf::from("/Library/Application Support/ClaudeCode/managed-settings.json")))
+        );
     }
 
     #[test]

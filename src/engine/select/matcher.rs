@@ -514,8 +514,19 @@ mod tests {
     }
 
     /// A regex tested under the bound answers as it would directly when it finishes in time.
+    /// (`Unchecked` is no answer: a machine loaded enough to starve the worker thread for the
+    /// whole deadline gives it, and the test asks again.)
     #[test]
     fn bounded_regexes_match_what_they_match() {
+        let m = |matcher: &str, query: &str| {
+            for _ in 0..5 {
+                match group_verdict(Some(matcher), PreToolUse, Some(query)) {
+                    Verdict::Unchecked(_) => continue,
+                    verdict => return verdict.is_match(),
+                }
+            }
+            panic!("`{matcher}` never answered on `{query}` within the deadline");
+        };
         assert!(m("(Bash|Write)+", "Bash") && m("(Bash|Write)+", "Write") && !m("(Bash|Write)+", "Edit"));
         assert!(m("^(mcp__\\w+)+$", "mcp__fs__write") && !m("^(mcp__\\w+)+$", "Bash"));
         assert!(m("^(Ta|Ka)+sk$", "Agent"), "a legacy name is tested under the bound too");

@@ -4,6 +4,7 @@
 
 pub mod encode;
 pub mod install;
+pub mod large;
 
 use crate::engine::config::trust::HostTrust;
 use crate::engine::dispatch::{self, DispatchOptions, NotRun, Verdict, World};
@@ -20,7 +21,11 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, &options);
     }
-    answer(dispatch::dispatch(std::slice::from_ref(&event), world, &options))
+    let mut result = dispatch::dispatch(std::slice::from_ref(&event), world, &options);
+    if let Ok(verdict) = &mut result {
+        large::fit(&mut verdict.combined, verdict.kind, &large::Store::for_event(&event, &world.env));
+    }
+    answer(result)
 }
 
 /// The hook answer for what dispatch did: the encoded verdict with dispatch's notices on stderr.

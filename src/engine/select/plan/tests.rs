@@ -158,6 +158,56 @@ fn disable_all_hooks_precedence() {
 }
 
 #[test]
+fn switches_as_claude_code_applies_them_recorded() {
+    // fixtures/conformance/hookmux-scopes/managed-*: what Claude Code 2.1.328 did.
+    let hooks = |name: &str| pre(&format!(r#"[{{"hooks": [{{"type": "command", "command": "{name}"}}]}}]"#));
+    let with = |text: &str, extra: &str| text.replacen('{', &format!("{{{extra}, "), 1);
+    let every = |switches: &[(&str, &str)]| {
+        let scopes = [
+            (Scope::User, "user"),
+            (Scope::Project, "project"),
+            (Scope::Local, "local"),
+            (Scope::Managed, "managed"),
+            (Scope::Managed, "dropin"),
+        ];
+        Sources::from_files(
+            scopes
+                .iter()
+                .map(|(scope, name)| {
+                    let text = match switches.iter().find(|(n, _)| n == name) {
+                        Some((_, extra)) => with(&hooks(name), extra),
+                        None => hooks(name),
+                    };
+                    file(*scope, name, &text)
+                })
+                .collect(),
+        )
+    };
+    let ran = |switches: &[(&str, &str)]| labels(&plan(&bash("x"), &every(switches), &options()));
+    let all = ["user", "project", "local", "managed", "dropin"];
+    assert_eq!(ran(&[]), all);
+    // managed-false-beats-user-disable, managed-user-disable-project-false
+    assert_eq!(ran(&[("managed", r#""disableAllHooks": false"#), ("user", r#""disableAllHooks": true"#)]), all);
+    assert_eq!(ran(&[("user", r#""disableAllHooks": true"#), ("project", r#""disableAllHooks": false"#)]), all);
+    // managed-user-disable, managed-project-disable, managed-local-disable
+    for scope in ["user", "project", "local"] {
+        assert_eq!(ran(&[(scope, r#""disableAllHooks": true"#)]), ["managed", "dropin"], "{scope}");
+    }
+    // managed-disable-all, managed-dropin-disable-all
+    assert!(ran(&[("managed", r#""disableAllHooks": true"#)]).is_empty());
+    assert!(ran(&[("dropin", r#""disableAllHooks": true"#)]).is_empty());
+    // managed-allow-managed-only(-dropin), managed-allow-managed-only-in-project
+    assert_eq!(ran(&[("managed", r#""allowManagedHooksOnly": true"#)]), ["managed", "dropin"]);
+    assert_eq!(ran(&[("dropin", r#""allowManagedHooksOnly": true"#)]), ["managed", "dropin"]);
+    assert_eq!(ran(&[("project", r#""allowManagedHooksOnly": true"#)]), all);
+    // managed-dropin-overrides-file: the drop-in, read after managed-settings.json, wins.
+    assert_eq!(
+        ran(&[("managed", r#""allowManagedHooksOnly": true"#), ("dropin", r#""allowManagedHooksOnly": false"#)]),
+        all
+    );
+}
+
+#[test]
 fn allow_managed_hooks_only() {
     let sources = Sources::from_files(vec![
         file(Scope::User, "u", &pre(r#"[{"hooks": [{"type": "command", "command": "user"}]}]"#)),
