@@ -181,3 +181,42 @@ fn a_plugin_the_managed_settings_enable_survives_allow_managed_hooks_only() {
     ran.sort();
     assert_eq!(ran, ["managed", "plugin"], "one the managed settings enable is (managed-only-managed-plugin)");
 }
+
+#[test]
+fn install_claude_leaves_the_plugins_hooks_to_claude_code_and_says_so() {
+    let world = World::new(pre(json!([ran("plugin")])));
+    world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
+    world.project_settings(json!({"hooks": pre(json!([ran("settings")]))}));
+    let plugin_hooks = world.plugin_root().join("hooks/hooks.json");
+    let before = std::fs::read_to_string(&plugin_hooks).unwrap();
+    let install = Hookmux::new(["install", "claude", "--scope", "project"])
+        .env("HOME", world.home())
+        .env("CLAUDE_PROJECT_DIR", world.project())
+        .env("HOOKMUX_MANAGED_DIR", world.dir.path().join("managed"))
+        .cwd(world.project())
+        .run();
+    assert_eq!(install.code, Some(0), "{}{}", install.stdout, install.stderr);
+    assert!(
+        install.stdout.contains("1 hook of the enabled plugins (probe@tools 0.4.0) stays with Claude Code"),
+        "{}",
+        install.stdout
+    );
+    assert_eq!(std::fs::read_to_string(&plugin_hooks).unwrap(), before);
+    let settings = std::fs::read_to_string(world.project().join(".claude/settings.json")).unwrap();
+    assert!(settings.contains("hookmux dispatch --installed"), "{settings}");
+
+    // The installed entry runs the moved settings hook and, under Claude Code, not the plugin's.
+    world.dispatch(&["--installed"], world.bash_event());
+    assert_eq!(world.ran(), ["settings"]);
+}
+
+#[test]
+fn under_opencode_the_plugins_hooks_run_too() {
+    let world = World::new(pre(json!([ran("plugin")])));
+    world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
+    let event = json!({"hook": "tool.execute.before", "directory": world.project(),
+        "input": {"tool": "bash", "sessionID": "ses_1", "callID": "c1"}, "output": {"args": {"command": "ls"}}});
+    let output = world.dispatch(&["--host", "opencode"], event.to_string());
+    assert_eq!(output.code, Some(0), "{}{}", output.stdout, output.stderr);
+    assert_eq!(world.ran(), ["plugin"], "{}", output.stdout);
+}
