@@ -21,14 +21,18 @@ scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328-plugins/*/)
 target=${CARGO_TARGET_DIR:-target}
 [[ $target == /* ]] || target=$root/$target
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp); one=$(mktemp); trap 'rm -f "$out" "$one"' EXIT
 # Each scenario on its own: one with managed_settings.json has it placed as /etc/claude-code's
-# for its run only (scripts/with-managed.sh).
+# for its run only (scripts/with-managed.sh). A run that fails without a verdict is an ERROR.
 for scenario in "${scenarios[@]}"; do
-  scripts/with-managed.sh "$scenario" \
-    python3 scripts/plugins_compare.py "$harness" compare "$target/release/hookmux" "$scenario" | grep -v ' scenarios equivalent$' | tee -a "$out"
+  if ! scripts/with-managed.sh "$scenario" \
+    python3 scripts/plugins_compare.py "$harness" compare "$target/release/hookmux" "$scenario" >"$one" 2>&1 &&
+    ! grep -q '^DIFF' "$one"; then
+    echo "ERROR $scenario: $(tail -n 1 "$one")" >>"$one"
+  fi
+  grep -v ' scenarios equivalent$' "$one" | tee -a "$out"
 done
 for mode in installed dispatch; do
   echo "$mode: $(grep -cE "^same +$mode " "$out")/$(grep -cE "^(same|DIFF) +$mode " "$out") scenarios equivalent"
 done
-! grep -q '^DIFF' "$out"
+! grep -qE '^(DIFF|ERROR)' "$out"

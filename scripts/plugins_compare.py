@@ -27,7 +27,8 @@ compare  compares each scenario's native.json with:
              with `--setting-sources project,local`, so that it does not see the user settings'
              `enabledPlugins` and runs no plugin: hookmux runs the plugins' hooks instead, as it
              does under hosts that do not run them. Only for scenarios whose plugins are all
-             installed at user scope.
+             installed at user scope and none enabled by managed settings (Claude Code loads
+             those whatever --setting-sources says).
   Verdict: the harness's dropin_compare.py summary (which hooks ran, as written to $DUMP/ran.txt,
   with repeats; tool results; the turn's end; which of the hooks' strings reached the model), with
   the strings of the settings and of every plugin's hooks files. Exit 0 when every run is `same`.
@@ -148,6 +149,16 @@ def hook_texts(api_log):
     return texts
 
 
+def dispatch_applies(scen):
+    """The dispatch variant hides the plugins from Claude Code by not loading the user settings;
+    a plugin installed for the project (project or local scope) or enabled by managed settings,
+    which Claude Code loads whatever --setting-sources says, would run twice."""
+    if any(i.get("scope", "user") != "user" for i in plugin_items(scen)):
+        return False
+    managed = os.path.join(scen, "managed_settings.json")
+    return not (os.path.exists(managed) and json.load(open(managed)).get("enabledPlugins"))
+
+
 def markers(scen):
     marks = set(dc.scenario_markers(scen))
     script = open(os.path.join(scen, "script.json")).read()
@@ -187,7 +198,7 @@ def main():
         marks = markers(scen)
         native = json.load(open(os.path.join(scen, "native.json")))
         for mode in modes:
-            if mode == "dispatch" and any(i.get("scope", "user") != "user" for i in plugin_items(scen)):
+            if mode == "dispatch" and not dispatch_applies(scen):
                 continue
             res = run(scen, install=hookmux, plugins_flag=mode == "dispatch")
             a, b = dc.summary(native, marks), dc.summary(res, marks)
