@@ -100,7 +100,7 @@ fn tool_inputs_read_as_claude_inputs() {
 
     let read = decode(&recorded("BeforeTool-read_file"));
     assert_eq!(only(&read).tool_name(), Some("Read"));
-    assert_eq!(only(&read).tool_input_str("file_path"), Some("/home/dev/gemini-run/proj/a.txt"));
+    assert_eq!(only(&read).tool_input_str("file_path"), Some("/home/dev/acme/a.txt"));
 
     let agent = decode(&recorded("BeforeTool-invoke_agent"));
     assert_eq!(only(&agent).tool_name(), Some("Agent"));
