@@ -151,3 +151,17 @@ fn install_and_uninstall_leave_the_users_settings_as_they_were() {
     run(&["uninstall", "gemini", "--scope", "project"]);
     assert!(!project.join(".gemini/settings.json").exists());
 }
+
+#[test]
+fn session_state_is_never_written_through_a_link() {
+    let dir = project(json!({"hooks": {"PreToolUse": hook(
+        r#"printf '%s' '{"continue": false, "stopReason": "halt"}'"#
+    )}}));
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("state/hookmux")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("state/hookmux/gemini")).unwrap();
+    let before = dispatch(dir.path(), payload("BeforeTool-run_shell_command-echo", dir.path()));
+    assert_eq!(before.code, Some(0));
+    assert!(before.stderr.contains("cannot keep Gemini session state"), "{}", before.stderr);
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
+}
