@@ -55,6 +55,9 @@ use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
+/// The lines Gemini writes after a shell command's output.
+const TRAILER: &[&str] = &["Error:", "Exit Code:", "Signal:", "Background PIDs:", "Process Group PGID:"];
+
 /// The tool a Gemini subagent calls to finish; no hook sees it.
 const SUBAGENT_DONE: &str = "complete_task";
 
@@ -427,7 +430,8 @@ pub fn tool_failure(tool: &str, response: &Value) -> Option<String> {
         return None;
     }
     let text = llm_text(response);
-    let code = text.lines().find_map(|line| line.trim().strip_prefix("Exit Code:"))?.trim().parse::<i64>().ok()?;
+    let (_, trailer) = shell_parts(&text);
+    let code = trailer.iter().find_map(|line| line.strip_prefix("Exit Code:"))?.trim().parse::<i64>().ok()?;
     (code != 0).then(|| format!("Exit code {code}"))
 }
 
@@ -436,24 +440,25 @@ pub fn claude_response(tool: &str, response: Value) -> Value {
     if tool != "run_shell_command" {
         return response;
     }
-    let text = llm_text(&response);
-    let text = text.trim().trim_start_matches("<untrusted_context>").trim_end_matches("</untrusted_context>").trim();
-    const ENDS: &[&str] = &["Error:", "Exit Code:", "Signal:", "Background PIDs:", "Process Group PGID:"];
-    let stdout = match text.split_once("Output:") {
-        Some((_, rest)) => {
-            let lines: Vec<&str> =
-                rest.lines().take_while(|line| !ENDS.iter().any(|end| line.starts_with(end))).collect();
-            let out = lines.join("\n");
-            let out = out.trim();
-            if out == "(empty)" {
-                String::new()
-            } else {
-                out.to_string()
-            }
-        }
-        None => text.to_string(),
-    };
+    let (stdout, _) = shell_parts(&llm_text(&response));
     json!({"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false})
+}
+
+/// A shell result's text as (the command's output, Gemini's own lines after it). The trailer is
+/// read from the end, so that output which prints the same words is not taken for it.
+fn shell_parts(text: &str) -> (String, Vec<&str>) {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_trailer = |line: &str| {
+        let line = line.trim();
+        line.is_empty() || line == "</untrusted_context>" || TRAILER.iter().any(|t| line.starts_with(t))
+    };
+    let body_end = lines.iter().rposition(|line| !is_trailer(line)).map_or(0, |i| i + 1);
+    let trailer = lines[body_end..].iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
+    let body = lines[..body_end].join("\n");
+    let body = body.trim().trim_start_matches("<untrusted_context>").trim_start();
+    let output = body.strip_prefix("Output:").unwrap_or(body).trim();
+    let output = if output == "(empty)" { "" } else { output };
+    (output.to_string(), trailer)
 }
 
 fn llm_text(response: &Value) -> String {
@@ -518,8 +523,9 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded, carried: &Carried) -> Answer
                     }
                 }
                 answer.context_later = context;
-                answer.stop_later = stop_reason;
             }
+            // Denied or not, the turn ends before the model is asked again.
+            answer.stop_later = stop_reason;
         }
         HookEvent::PostToolUse | HookEvent::PostToolUseFailure => {
             let mut appended: Vec<String> = carried.pre_context.iter().cloned().collect();

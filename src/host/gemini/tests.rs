@@ -150,6 +150,10 @@ fn a_shell_result_reads_as_claude_bash_output() {
         Some("no space".to_string())
     );
     assert_eq!(tool_failure("read_file", &json!({"llmContent": "Exit Code: 3"})), None);
+    // The command's own output may print the words; Gemini's line comes last.
+    let printed = json!({"llmContent": "<untrusted_context>\nOutput: a\nExit Code: 1\nb\nProcess Group PGID: 1\n</untrusted_context>"});
+    assert_eq!(tool_failure("run_shell_command", &printed), None);
+    assert_eq!(claude_response("run_shell_command", printed)["stdout"], "a\nExit Code: 1\nb");
 }
 
 #[test]
@@ -257,6 +261,18 @@ fn a_deny_carries_its_context_in_the_reason() {
     let (value, out) = answer_with(HookEvent::PreToolUse, combined, &shell(), &Carried::default());
     assert_eq!(value["reason"], "no\n\nPreToolUse:Bash hook additional context: why");
     assert_eq!(out.context_later, None);
+}
+
+#[test]
+fn a_deny_with_continue_false_also_ends_the_turn() {
+    let combined = Combined {
+        permission: Some((Permission::Deny, vec!["no".into()])),
+        stop: Some(vec!["halt".into()]),
+        ..Default::default()
+    };
+    let (value, out) = answer_with(HookEvent::PreToolUse, combined, &shell(), &Carried::default());
+    assert_eq!(value["decision"], "deny");
+    assert_eq!(out.stop_later.as_deref(), Some("halt"));
 }
 
 #[test]
