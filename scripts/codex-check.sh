@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --locked --quiet
 export CODEX_BIN=${CODEX_BIN:-$("$harness/install-codex.sh")}
-bin=$root/target/release/hookmux
+bin=${CARGO_TARGET_DIR:-$root/target}/release/hookmux
 # The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
 # (a project's own Claude settings run under this host only once it is trusted).
 trusted=$(mktemp -d)

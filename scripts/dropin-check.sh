@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
-bin=$root/target/release/hookmux
+bin=${CARGO_TARGET_DIR:-$root/target}/release/hookmux
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328/*/ fixtures/conformance/hookmux/*/)
 
