@@ -165,3 +165,29 @@ fn session_state_is_never_written_through_a_link() {
     assert!(before.stderr.contains("cannot keep Gemini session state"), "{}", before.stderr);
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
 }
+
+#[test]
+fn a_folder_gemini_trusts_runs_its_claude_hooks_and_no_other_does() {
+    let dir = project(json!({"hooks": {"UserPromptSubmit": hook("echo ran >> \"$DUMP/ran\"")}}));
+    let run = |rules: Option<Value>| {
+        let home = tempfile::tempdir().unwrap();
+        if let Some(rules) = rules {
+            std::fs::create_dir_all(home.path().join(".gemini")).unwrap();
+            std::fs::write(home.path().join(".gemini/trustedFolders.json"), rules.to_string()).unwrap();
+        }
+        Hookmux::new(["dispatch", "--host", "gemini"])
+            .env("HOME", home.path())
+            .env("XDG_STATE_HOME", dir.path().join("state"))
+            .env("DUMP", dir.path())
+            .cwd(dir.path())
+            .stdin(payload("BeforeAgent", dir.path()))
+            .run();
+        std::fs::read_to_string(dir.path().join("ran")).unwrap_or_default().lines().count()
+    };
+    let project = dir.path().to_str().unwrap();
+    assert_eq!(run(None), 0, "an untrusted project's own hooks do not run");
+    assert_eq!(run(Some(json!({project: "DO_NOT_TRUST"}))), 0);
+    assert_eq!(run(Some(json!({project: "TRUST_FOLDER"}))), 1);
+    let beside = dir.path().join("sibling");
+    assert_eq!(run(Some(json!({beside.to_str().unwrap(): "TRUST_PARENT"}))), 2, "its parent trusts the project too");
+}
