@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "hookmux", version, about = "A fast, native runtime for Claude Code, Codex and OpenCode hooks")]
+#[command(
+    name = "hookmux",
+    version,
+    about = "A fast, native runtime for Claude Code, Codex, Gemini CLI and OpenCode hooks"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -111,6 +115,9 @@ enum InstallHost {
     },
     /// Codex: write hooks.json entries that run your Claude Code hooks for every Codex event.
     Codex(crate::host::codex::install::Args),
+    /// Gemini CLI: write settings.json entries that run your Claude Code hooks for every Gemini
+    /// event.
+    Gemini(crate::host::gemini::install::Args),
 }
 
 #[derive(Subcommand, Debug)]
@@ -126,6 +133,8 @@ enum UninstallHost {
     },
     /// Codex: remove the hooks.json entries and trust records `install codex` wrote.
     Codex(crate::host::codex::install::UninstallArgs),
+    /// Gemini CLI: remove the settings.json entries `install gemini` wrote.
+    Gemini(crate::host::gemini::install::UninstallArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -235,6 +244,8 @@ pub fn main() -> ExitCode {
             commands::install::uninstall_claude(scope, dry_run)
         }
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
+        Command::Install { host: InstallHost::Gemini(args) } => crate::host::gemini::install::run(&args),
+        Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),

@@ -5,6 +5,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod gemini;
 pub mod opencode;
 
 mod answer;
@@ -22,6 +23,8 @@ pub enum Host {
     Claude,
     /// Codex CLI hooks (0.169.0): Claude's JSON shape with Codex's rules.
     Codex,
+    /// Gemini CLI hooks (0.61.0): its own event and tool names, answered in its own fields.
+    Gemini,
     /// The OpenCode plugin in `integrations/opencode/`: hookmux's own documented JSON.
     Opencode,
 }
@@ -31,6 +34,7 @@ pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOpt
     match host {
         Host::Claude => claude::dispatch(stdin, world, options),
         Host::Codex => codex::dispatch(stdin, world, options),
+        Host::Gemini => gemini::dispatch(stdin, world, options),
         Host::Opencode => opencode::dispatch(stdin, world, options),
     }
 }

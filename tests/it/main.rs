@@ -17,6 +17,7 @@ mod codex_install;
 mod dispatch;
 mod dispatch_conformance;
 mod event_shape;
+mod gemini;
 mod inspect;
 mod install;
 mod installed;

@@ -22,7 +22,7 @@ use hookmux::engine::select::rule::{self, IfVerdict, Rule};
 use hookmux::engine::validate::{self, Context};
 use hookmux::engine::verdict::combine::{self, Labelled};
 use hookmux::engine::verdict::outcome::{self, Outcome};
-use hookmux::host::{claude, codex, opencode};
+use hookmux::host::{claude, codex, gemini, opencode};
 use hookmux::protocol::HookJson;
 use hookmux_sdk::{Env, Event, HookEvent, Registry};
 use proptest::prelude::*;
@@ -532,23 +532,47 @@ fn events_never_crash_planning_or_decoding_cases() {
         maybe(text()),
         prop::collection::vec(text(), 0..2),
     );
+    let gemini_events = prop::sample::select(
+        &[
+            "BeforeTool",
+            "AfterTool",
+            "BeforeAgent",
+            "AfterAgent",
+            "SessionStart",
+            "SessionEnd",
+            "PreCompress",
+            "BeforeModel",
+        ][..],
+    );
     runner(8_000)
-        .run(&(event_value(), "\\PC{0,80}", plugin), |(event, raw, (hook, input, output, directory, mcp_servers))| {
-            let parsed = Event::parse(&raw);
-            plan_checked(&parsed, sources);
-            let event = event_of(&event);
-            plan_checked(&event, sources);
-            let decoded = codex::decode(&event);
-            prop_assert!(!decoded.events.is_empty(), "Codex decoding lost the event");
-            for event in &decoded.events {
-                plan_checked(event, sources);
-            }
-            let plugin = opencode::PluginEvent { hook, input, output, directory, mcp_servers, ..Default::default() };
-            if let Ok(event) = opencode::decode(&plugin, &world) {
+        .run(
+            &(event_value(), "\\PC{0,80}", plugin, gemini_events),
+            |(event, raw, (hook, input, output, directory, mcp_servers), gemini_name)| {
+                let parsed = Event::parse(&raw);
+                plan_checked(&parsed, sources);
+                let event = event_of(&event);
                 plan_checked(&event, sources);
-            }
-            Ok(())
-        })
+                let decoded = codex::decode(&event);
+                prop_assert!(!decoded.events.is_empty(), "Codex decoding lost the event");
+                for event in &decoded.events {
+                    plan_checked(event, sources);
+                }
+                let plugin =
+                    opencode::PluginEvent { hook, input, output, directory, mcp_servers, ..Default::default() };
+                if let Ok(event) = opencode::decode(&plugin, &world) {
+                    plan_checked(&event, sources);
+                }
+                // The same fields as a Gemini event: decoding never panics, and gives at most one event.
+                let mut fields = event.fields().clone();
+                fields.insert("hook_event_name".into(), gemini_name.into());
+                let decoded = gemini::decode(&Event::from_fields(fields));
+                prop_assert!(decoded.events.len() <= 1, "Gemini decoding made {} events", decoded.events.len());
+                for event in &decoded.events {
+                    plan_checked(event, sources);
+                }
+                Ok(())
+            },
+        )
         .unwrap();
 }
 
