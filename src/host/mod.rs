@@ -5,6 +5,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod config_file;
 pub mod gemini;
 pub mod opencode;
 

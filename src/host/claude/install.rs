@@ -17,7 +17,6 @@ use crate::engine::config::settings::MAX_TIMEOUT;
 use hookmux_sdk::HookEvent;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -406,22 +405,7 @@ pub fn read_optional(path: &Path) -> Result<Option<String>, Refusal> {
     }
 }
 
-/// Replaces a file atomically: a temporary file in the same folder, synced, then renamed over it.
-/// The original's permissions are kept; a new file is readable by all (0644), like an editor's.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut temp = tempfile::Builder::new().prefix(".hookmux-").suffix(".tmp").tempfile_in(dir)?;
-    temp.write_all(text.as_bytes())?;
-    temp.as_file().sync_all()?;
-    let permissions = match std::fs::metadata(path) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    };
-    temp.as_file().set_permissions(permissions)?;
-    temp.persist(path).map_err(|err| err.error)?;
-    Ok(())
-}
+pub use crate::host::config_file::write_atomically;
 
 /// A unified diff of a file's old and new text, for `--dry-run`.
 pub fn diff(path: &Path, old: Option<&str>, new: Option<&str>) -> String {

@@ -13,6 +13,7 @@
 //! the entries as install does: by their command, this executable's `dispatch --host codex`.
 
 use crate::engine::config::trust::{self, HostTrust};
+use crate::host::config_file::{self, project_root, write_atomically};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -352,39 +353,7 @@ fn is_project_trusted(config: &toml_edit::DocumentMut, project: &Path) -> bool {
 }
 
 fn read_hooks_json(path: &Path) -> anyhow::Result<Value> {
-    match std::fs::read_to_string(path) {
-        Ok(text) if text.trim().is_empty() => Ok(json!({"hooks": {}})),
-        Ok(text) => {
-            let value: Value = serde_json::from_str(&text).with_context(|| {
-                format!("{}: not valid JSON; fix it (or move it away), then run this again", path.display())
-            })?;
-            if !value.is_object() {
-                bail!("{}: not a JSON object; fix it (or move it away), then run this again", path.display());
-            }
-            Ok(value)
-        }
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(json!({"hooks": {}})),
-        Err(err) => bail!("{}: cannot read it: {err}", path.display()),
-    }
-}
-
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut temp =
-        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
-    temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
-    }
-    temp.persist(path).map_err(|err| anyhow::anyhow!("cannot replace {}: {}", path.display(), err.error))?;
-    Ok(())
-}
-
-/// The nearest folder up from `cwd` with a `.git`, as Codex finds the project; else `cwd`.
-fn project_root(cwd: &Path) -> PathBuf {
-    cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf()
+    config_file::read_json_object(path, json!({"hooks": {}}), "not valid JSON")
 }
 
 /// `path` made absolute against `base`, `.` and `..` resolved without touching the disk, as

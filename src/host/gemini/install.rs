@@ -9,6 +9,7 @@
 //! does: by their command, this executable's `dispatch --host gemini`.
 
 use crate::engine::config::trust;
+use crate::host::config_file::{self, project_root, write_atomically};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -278,42 +279,11 @@ fn pretty(root: &Value) -> String {
 }
 
 fn read_settings(path: &Path) -> anyhow::Result<Value> {
-    match std::fs::read_to_string(path) {
-        Ok(text) if text.trim().is_empty() => Ok(json!({})),
-        Ok(text) => {
-            let value: Value = serde_json::from_str(&text).with_context(|| {
-                format!(
-                    "{}: not plain JSON (hookmux does not rewrite a settings file with comments); fix it, then run this again",
-                    path.display()
-                )
-            })?;
-            if !value.is_object() {
-                bail!("{}: not a JSON object; fix it (or move it away), then run this again", path.display());
-            }
-            Ok(value)
-        }
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(json!({})),
-        Err(err) => bail!("{}: cannot read it: {err}", path.display()),
-    }
-}
-
-fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut temp =
-        tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
-    temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
-    }
-    temp.persist(path).map_err(|err| anyhow::anyhow!("cannot replace {}: {}", path.display(), err.error))?;
-    Ok(())
-}
-
-/// The nearest folder up from `cwd` with a `.git`, as Gemini finds the project; else `cwd`.
-fn project_root(cwd: &Path) -> PathBuf {
-    cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf()
+    config_file::read_json_object(
+        path,
+        json!({}),
+        "not plain JSON (hookmux does not rewrite a settings file with comments)",
+    )
 }
 
 fn shell_quote(text: &str) -> String {

@@ -1,0 +1,53 @@
+//! The hosts' own configuration files, as the installers read and replace them.
+
+use anyhow::{bail, Context};
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A JSON object file: `empty` when the file is not there or blank; an error naming the file and
+/// what to do when it is not a JSON object (`not_json` says why it would not parse: comments,
+/// say).
+pub fn read_json_object(path: &Path, empty: Value, not_json: &str) -> anyhow::Result<Value> {
+    match std::fs::read_to_string(path) {
+        Ok(text) if text.trim().is_empty() => Ok(empty),
+        Ok(text) => {
+            let value: Value = serde_json::from_str(&text)
+                .with_context(|| format!("{}: {not_json}; fix it, then run this again", path.display()))?;
+            if !value.is_object() {
+                bail!("{}: not a JSON object; fix it (or move it away), then run this again", path.display());
+            }
+            Ok(value)
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(empty),
+        Err(err) => bail!("{}: cannot read it: {err}", path.display()),
+    }
+}
+
+/// Replaces `path` with `text` at once: a new temporary file beside it (random name, created
+/// exclusively), written and synced, given the old file's permissions (or 0644), then renamed
+/// over it. A reader sees the old file or the new one, never half of either.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut temp = tempfile::Builder::new()
+        .prefix(".hookmux-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    temp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
+    let permissions = match std::fs::metadata(path) {
+        Ok(meta) => meta.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    };
+    temp.as_file().set_permissions(permissions).with_context(|| format!("cannot write {}", path.display()))?;
+    temp.persist(path).map_err(|err| anyhow::anyhow!("cannot replace {}: {}", path.display(), err.error))?;
+    Ok(())
+}
+
+/// The nearest folder up from `cwd` with a `.git`, as Codex and Gemini find the project; else
+/// `cwd`.
+pub fn project_root(cwd: &Path) -> PathBuf {
+    cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf()
+}
