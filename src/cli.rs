@@ -111,6 +111,16 @@ enum InstallHost {
     },
     /// Codex: write hooks.json entries that run your Claude Code hooks for every Codex event.
     Codex(crate::host::codex::install::Args),
+    /// GitHub Copilot CLI: the same as `install claude` (Copilot runs the entry it leaves in
+    /// Claude Code's settings file, and hookmux answers it in Copilot's form).
+    Copilot {
+        /// Which Claude Code settings file (Copilot reads the project's and the local one).
+        #[arg(long, value_enum, default_value = "project")]
+        scope: Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -126,6 +136,15 @@ enum UninstallHost {
     },
     /// Codex: remove the hooks.json entries and trust records `install codex` wrote.
     Codex(crate::host::codex::install::UninstallArgs),
+    /// GitHub Copilot CLI: the same as `uninstall claude` (one installed state serves both).
+    Copilot {
+        /// Which Claude Code settings file.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -231,10 +250,16 @@ pub fn main() -> ExitCode {
             commands::install::install_claude(scope, dry_run)
         }
         Command::Install { host: InstallHost::Codex(args) } => crate::host::codex::install::run(&args),
+        Command::Install { host: InstallHost::Copilot { scope, dry_run } } => {
+            commands::install::install_copilot(scope, dry_run)
+        }
         Command::Uninstall { host: UninstallHost::Claude { scope, dry_run } } => {
             commands::install::uninstall_claude(scope, dry_run)
         }
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
+        Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
+            commands::install::uninstall_copilot(scope, dry_run)
+        }
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),
