@@ -56,11 +56,11 @@ impl Project {
 
     /// Runs the entry install left in the settings file, as a host does: `sh -c`, in the project.
     fn run_entry(&self, stdin: String, copilot: bool) -> common::Output {
-        let settings: Value = serde_json::from_str(
-            &std::fs::read_to_string(self.dir.join(".claude/settings.json")).expect("settings"),
-        )
-        .expect("settings JSON");
-        let command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().expect("the entry").to_string();
+        let settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(self.dir.join(".claude/settings.json")).expect("settings"))
+                .expect("settings JSON");
+        let command =
+            settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str().expect("the entry").to_string();
         let mut run = self.hookmux(["-c", command.as_str()]).env("CLAUDE_PROJECT_DIR", &self.dir).stdin(stdin);
         if copilot {
             run = run.env("COPILOT_CLI", "1").env("COPILOT_PROJECT_DIR", &self.dir);
