@@ -47,12 +47,13 @@
 //! guard is configured, which Copilot honours as a denial of the tool.
 
 use super::answer::Unhonoured;
-use crate::engine::config::trust::HostTrust;
+use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
 use hookmux_sdk::{Env, Event, HookEvent};
 use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
 
 /// Copilot's events as Claude events, plus what encoding the answer needs to know.
 #[derive(Clone, Debug)]
@@ -84,10 +85,10 @@ pub fn sent_by_copilot(env: &Env, stdin: &[u8]) -> bool {
 
 /// `hookmux dispatch --host copilot`.
 pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
-    // Copilot runs a project's hooks only in a folder the user trusted (its prompt, or
-    // `--trust-folder`); Claude Code's plugins it does not run, so hookmux does.
-    let options = DispatchOptions { host_trust: HostTrust::Prompted, plugins: true, ..options.clone() };
     let event = Event::parse_bytes(stdin);
+    // Claude Code's plugins Copilot does not run, so hookmux does.
+    let options =
+        DispatchOptions { host_trust: copilot_trust(world, &event, options), plugins: true, ..options.clone() };
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, &options);
     }
@@ -96,6 +97,40 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     match dispatch::dispatch(&events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
         Err(why) => super::answer::not_run(&why),
+    }
+}
+
+/// Whether Copilot trusts the project. The installed entry runs only the hooks files of the
+/// settings files that hold it, and Copilot runs a project's settings only in a folder it trusts
+/// (its prompt, `--trust-folder`): that the project's entry ran is Copilot's trust, and a user
+/// entry runs only the user's own hooks. Otherwise (`--host copilot` from Copilot's own hooks
+/// files, which it runs in any folder): `COPILOT_ALLOW_ALL=true`, or the project or a folder above
+/// it in `trustedFolders` of Copilot's `config.json` or `settings.json` (in `$COPILOT_HOME`, else
+/// `~/.copilot`); else hookmux's trust list decides.
+fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> HostTrust {
+    if options.installed {
+        return HostTrust::Prompted;
+    }
+    if world.env.get("COPILOT_ALLOW_ALL").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+        return HostTrust::Trusted;
+    }
+    let Some(home) = world.env.path("COPILOT_HOME").or_else(|| world.env.path("HOME").map(|h| h.join(".copilot")))
+    else {
+        return HostTrust::Unknown;
+    };
+    let trusted: Vec<PathBuf> = ["config.json", "settings.json"]
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(home.join(file)).ok())
+        .filter_map(|text| serde_json::from_str::<Value>(&text).ok())
+        .filter_map(|config| config.get("trustedFolders").and_then(Value::as_array).cloned())
+        .flatten()
+        .filter_map(|folder| folder.as_str().map(|f| trust::real(Path::new(f))))
+        .collect();
+    let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
+    if project.ancestors().any(|folder| trusted.iter().any(|t| t == folder)) {
+        HostTrust::Trusted
+    } else {
+        HostTrust::Unknown
     }
 }
 

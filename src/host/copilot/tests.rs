@@ -287,3 +287,29 @@ fn shell_results_split_into_output_and_exit_code() {
     assert_eq!(shell_exit("plain text"), ("plain text".to_string(), None));
     assert_eq!(shell_exit("<shellId: 1 completed with exit code x>"), (String::new(), None));
 }
+
+#[test]
+fn copilot_s_trust_of_the_project() {
+    let root = tempfile::tempdir().expect("a temporary folder");
+    let (home, project) = (root.path().join("home"), root.path().join("proj"));
+    std::fs::create_dir_all(home.join(".copilot")).expect("mkdir");
+    std::fs::create_dir_all(&project).expect("mkdir");
+    let event = Event::parse(&format!(r#"{{"hook_event_name":"SessionStart","cwd":{:?},"timestamp":"t"}}"#, project));
+    let world = |vars: &[(&str, &str)]| {
+        let mut env = env(vars);
+        env.set("HOME", &home);
+        World { env, cwd: project.clone() }
+    };
+    let explicit = DispatchOptions::default();
+    let installed = DispatchOptions { installed: true, ..DispatchOptions::default() };
+    // The project's installed entry ran: Copilot trusted the folder.
+    assert_eq!(copilot_trust(&world(&[]), &event, &installed), HostTrust::Prompted);
+    // From Copilot's own hooks files: its record, or hookmux's trust list.
+    assert_eq!(copilot_trust(&world(&[]), &event, &explicit), HostTrust::Unknown);
+    assert_eq!(copilot_trust(&world(&[("COPILOT_ALLOW_ALL", "true")]), &event, &explicit), HostTrust::Trusted);
+    let config = json!({"trustedFolders": [root.path()]});
+    std::fs::write(home.join(".copilot/config.json"), config.to_string()).expect("write");
+    assert_eq!(copilot_trust(&world(&[]), &event, &explicit), HostTrust::Trusted);
+    std::fs::write(home.join(".copilot/config.json"), "{not json").expect("write");
+    assert_eq!(copilot_trust(&world(&[]), &event, &explicit), HostTrust::Unknown);
+}
