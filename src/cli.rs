@@ -118,6 +118,16 @@ enum InstallHost {
     /// Gemini CLI: write settings.json entries that run your Claude Code hooks for every Gemini
     /// event.
     Gemini(crate::host::gemini::install::Args),
+    /// GitHub Copilot CLI: the same as `install claude` (Copilot runs the entry it leaves in
+    /// Claude Code's settings file, and hookmux answers it in Copilot's form).
+    Copilot {
+        /// Which Claude Code settings file (Copilot reads the project's and the local one).
+        #[arg(long, value_enum, default_value = "project")]
+        scope: Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -135,6 +145,15 @@ enum UninstallHost {
     Codex(crate::host::codex::install::UninstallArgs),
     /// Gemini CLI: remove the settings.json entries `install gemini` wrote.
     Gemini(crate::host::gemini::install::UninstallArgs),
+    /// GitHub Copilot CLI: the same as `uninstall claude` (one installed state serves both).
+    Copilot {
+        /// Which Claude Code settings file.
+        #[arg(long, value_enum, default_value = "project")]
+        scope: Scope,
+        /// Print the changes as a diff; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -240,12 +259,18 @@ pub fn main() -> ExitCode {
             commands::install::install_claude(scope, dry_run)
         }
         Command::Install { host: InstallHost::Codex(args) } => crate::host::codex::install::run(&args),
+        Command::Install { host: InstallHost::Copilot { scope, dry_run } } => {
+            commands::install::install_copilot(scope, dry_run)
+        }
         Command::Uninstall { host: UninstallHost::Claude { scope, dry_run } } => {
             commands::install::uninstall_claude(scope, dry_run)
         }
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
         Command::Install { host: InstallHost::Gemini(args) } => crate::host::gemini::install::run(&args),
         Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
+        Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
+            commands::install::uninstall_copilot(scope, dry_run)
+        }
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),

@@ -144,6 +144,32 @@ fn plugins_line() -> Option<String> {
     })
 }
 
+/// `hookmux install copilot`: Copilot CLI runs the hooks of Claude Code's project and local
+/// settings files itself, with its own semantics; installed, those files hold only hookmux's
+/// entry, which Copilot runs once per event, and `hookmux dispatch` recognises Copilot's events
+/// and answers them in Copilot's form. So this is `install claude`, and the one installed state
+/// serves both hosts.
+pub fn install_copilot(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    let code = install_claude(scope, dry_run)?;
+    if !dry_run {
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "Copilot CLI runs the same entry; hookmux answers its events in Copilot's form, and Claude Code's as before"
+        )?;
+        if scope == Scope::User {
+            writeln!(out, "note: Copilot CLI was measured reading a project's .claude/settings.json and settings.local.json; check that it reads this file")?;
+        }
+    }
+    Ok(code)
+}
+
+/// `hookmux uninstall copilot`: the same as `uninstall claude`, since one installed state serves
+/// both hosts; Copilot then reads the hooks with its own semantics again.
+pub fn uninstall_copilot(scope: Scope, dry_run: bool) -> anyhow::Result<ExitCode> {
+    uninstall_claude(scope, dry_run)
+}
+
 fn scope_name(scope: Scope) -> &'static str {
     match scope {
         Scope::User => "user",

@@ -6,6 +6,7 @@
 pub mod claude;
 pub mod codex;
 pub mod config_file;
+pub mod copilot;
 pub mod gemini;
 pub mod opencode;
 
@@ -28,14 +29,19 @@ pub enum Host {
     Gemini,
     /// The OpenCode plugin in `integrations/opencode/`: hookmux's own documented JSON.
     Opencode,
+    /// GitHub Copilot CLI hooks (1.0.102), which it runs from Claude Code's settings files too.
+    Copilot,
 }
 
 /// Runs dispatch for `host` on the raw event the host sent.
 pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
     match host {
+        // Copilot runs the entries of Claude Code's settings files too: its events get its answers.
+        Host::Claude if copilot::sent_by_copilot(&world.env, &stdin) => copilot::dispatch(stdin, world, options),
         Host::Claude => claude::dispatch(stdin, world, options),
         Host::Codex => codex::dispatch(stdin, world, options),
         Host::Gemini => gemini::dispatch(stdin, world, options),
         Host::Opencode => opencode::dispatch(stdin, world, options),
+        Host::Copilot => copilot::dispatch(stdin, world, options),
     }
 }

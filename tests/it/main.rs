@@ -14,6 +14,7 @@ mod claude_plugin;
 mod cli_help;
 mod codex_dispatch;
 mod codex_install;
+mod copilot;
 mod dispatch;
 mod dispatch_conformance;
 mod event_shape;

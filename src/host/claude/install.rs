@@ -206,6 +206,7 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
     if moved == 0 {
         return Err(Refusal::NothingToMove { path: layout.settings.clone() });
     }
+    route_failures_of_commands(&mut new_hooks, &mut events, &moved_hooks, layout);
     let settings_text = with_hooks(settings_text, &Value::Object(new_hooks));
 
     let mut hooks_file = Map::new();
@@ -227,6 +228,32 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
     );
     let hooks_text = format!("{}\n", serde_json::to_string_pretty(&Value::Object(hooks_file)).unwrap_or_default());
     Ok(Installed { settings_text, hooks_text, moved, kept_native, events })
+}
+
+/// GitHub Copilot CLI, which runs this file's entries too, reports a command that exits non-zero
+/// as PostToolUse, where Claude Code fires PostToolUseFailure; dispatch turns the one into the
+/// other, but only if it runs: so moved PostToolUseFailure hooks route PostToolUse as well. Under
+/// Claude Code that entry finds no PostToolUse hooks and answers nothing.
+fn route_failures_of_commands(
+    new_hooks: &mut Map<String, Value>,
+    events: &mut Vec<String>,
+    moved_hooks: &Map<String, Value>,
+    layout: &Layout,
+) {
+    let (failure, post) = (HookEvent::PostToolUseFailure.as_str(), HookEvent::PostToolUse.as_str());
+    let Some(Value::Array(failure_groups)) = moved_hooks.get(failure) else { return };
+    if moved_hooks.contains_key(post) {
+        return;
+    }
+    let mut entry = json!({"type": "command", "command": layout.dispatch_command});
+    if let Some(seconds) = entry_timeout(failure, failure_groups) {
+        entry["timeout"] = json!(seconds);
+    }
+    let groups = new_hooks.entry(post).or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(groups) = groups {
+        groups.push(json!({"hooks": [entry]}));
+        events.push(post.to_string());
+    }
 }
 
 /// The dispatch entry's timeout in seconds, over the hooks of every installed scope: for

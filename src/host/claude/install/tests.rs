@@ -241,3 +241,24 @@ fn atomic_writes_keep_permissions() {
     let d = diff(&path, Some("a\nb\n"), Some("a\nc\n"));
     assert!(d.contains("-b") && d.contains("+c"), "{d}");
 }
+
+#[test]
+fn failure_hooks_route_post_tool_use_too_for_hosts_that_report_a_failing_command_there() {
+    let settings = r#"{"hooks": {"PostToolUseFailure": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "f", "timeout": 7}]}]}}
+"#;
+    let installed = install(settings, &layout()).unwrap();
+    assert_eq!(installed.events, ["PostToolUseFailure", "PostToolUse"]);
+    let written = json(&installed.settings_text);
+    let entry =
+        serde_json::json!([{"hooks": [{"type": "command", "command": "hookmux dispatch --installed", "timeout": 12}]}]);
+    assert_eq!(written["hooks"]["PostToolUse"], entry);
+    assert_eq!(written["hooks"]["PostToolUseFailure"], entry);
+    // The hooks file holds only what moved; uninstalling takes the added event out again.
+    assert!(json(&installed.hooks_text)["hooks"].get("PostToolUse").is_none());
+    let restored = uninstall(&installed.settings_text, &installed.hooks_text, None, &layout()).unwrap();
+    assert_eq!(json(&restored), json(settings));
+    // A PostToolUse the settings route already is left as it is.
+    let both = r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "p"}]}], "PostToolUseFailure": [{"hooks": [{"type": "command", "command": "f"}]}]}}"#;
+    let written = json(&install(both, &layout()).unwrap().settings_text);
+    assert_eq!(written["hooks"]["PostToolUse"].as_array().map(Vec::len), Some(1));
+}
