@@ -27,6 +27,7 @@ mod opencode_plugin;
 mod plugins;
 mod properties;
 mod run_protect_paths;
+mod shipping;
 mod trust;
 mod wakeup_cli;
 mod wakeup_hook;
