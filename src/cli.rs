@@ -198,6 +198,13 @@ enum Command {
         /// Show only this handler.
         name: Option<String>,
     },
+    /// Check what a host does not show: which hookmux each entry runs, the files it names, the
+    /// wired hosts, trust, plugins, the memory store; one line per check, exit 1 on a problem.
+    Doctor {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish) on stdout.
     Completions {
         /// The shell to complete in.
@@ -261,6 +268,7 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
         Command::Install { host: InstallHost::Gemini(args) } => crate::host::gemini::install::run(&args),
         Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
+        Command::Doctor { json } => commands::doctor::run(json),
         Command::Completions { shell } => commands::completions::run(shell, command()),
         Command::Man { dir } => commands::man::run(dir.as_deref(), command()),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`

@@ -3,6 +3,7 @@
 
 pub mod completions;
 pub mod dispatch;
+pub mod doctor;
 pub mod dry_run;
 pub mod handlers;
 pub mod install;

@@ -16,6 +16,7 @@ mod codex_dispatch;
 mod codex_install;
 mod dispatch;
 mod dispatch_conformance;
+mod doctor;
 mod event_shape;
 mod gemini;
 mod inspect;
