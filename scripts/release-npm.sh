@@ -17,6 +17,7 @@
 #   --binary T=PATH  package an already-built binary for target T instead of building it
 #   --no-main        only the platform packages (the main package is the same for every target)
 #
+# SHIP_RUSTFLAGS: rustc flags for the Linux builds (none by default; the config's are left out).
 # The version is the one in Cargo.toml. Linux binaries are checked to need no glibc newer than
 # 2.17: the highest GLIBC_ symbol version they use (objdump -T, else readelf) must be 2.17 or less.
 # Publishing is left to the release workflow: `npm publish` each platform folder, then the main.
@@ -99,11 +100,10 @@ build() {
         echo "release-npm: $triple needs cargo zigbuild (cargo install cargo-zigbuild; pip install ziglang)" >&2
         return 1
       }
-      # .cargo/config.toml packs relative relocations for local builds, which needs glibc 2.36:
-      # the shipped binary leaves them unpacked, for glibc 2.17.
-      local var
-      var=CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$triple")_RUSTFLAGS
-      env "$var=" cargo zigbuild --release --locked -p hookmux --target "$triple.$GLIBC_MAX" >&2
+      # .cargo/config.toml packs relative relocations for local builds, which needs glibc 2.36
+      # (and a linker zig does not have): the shipped binary leaves them unpacked, for glibc 2.17.
+      # RUSTFLAGS, set, replaces the config's flags rather than adding to them.
+      RUSTFLAGS=${SHIP_RUSTFLAGS:-} cargo zigbuild --release --locked -p hookmux --target "$triple.$GLIBC_MAX" >&2
       ;;
     *-apple-darwin)
       cargo build --release --locked -p hookmux --target "$triple" >&2

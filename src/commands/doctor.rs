@@ -172,6 +172,26 @@ impl Programs<'_> {
         if Some(real.as_path()) == self.this {
             return Check::new(host, Status::Ok, format!("{what} runs {} (this hookmux)", found.display())).file(file);
         }
+        if is_node_script(&real) {
+            if find_on_path(self.env, "node").is_none() {
+                return Check::new(
+                    host,
+                    Status::Problem,
+                    format!("{what} runs {}, a Node script, and there is no `node` on PATH", found.display()),
+                )
+                .file(file)
+                .fix("install Node.js 18 or later, or put the native hookmux binary first on PATH");
+            }
+            let launched = npm_binaries(&real);
+            if launched.iter().any(|binary| std::fs::canonicalize(binary).ok().as_deref() == self.this) {
+                return Check::new(
+                    host,
+                    Status::Ok,
+                    format!("{what} runs {}, the npm launcher of this hookmux", found.display()),
+                )
+                .file(file);
+            }
+        }
         Check::new(host, Status::Warn, format!("{what} runs {}, not this hookmux", found.display()))
             .file(file)
             .fix(format!("if that is not the one you mean, put {this_folder} first on PATH or remove the other"))
@@ -396,6 +416,28 @@ fn host_file(
     )
 }
 
+/// Whether a file is a script run by Node (`#!/usr/bin/env node` and the like).
+fn is_node_script(file: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(file) else { return false };
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    first.starts_with(b"#!") && first.windows(4).any(|w| w == b"node")
+}
+
+/// The native binaries the npm package's launcher (`<node_modules>/hookmux/bin/hookmux.js`) may
+/// start: `@hookmux/cli-*/bin/hookmux` where Node's resolution finds it.
+fn npm_binaries(launcher: &Path) -> Vec<PathBuf> {
+    let Some(package) = launcher.parent().and_then(Path::parent) else { return Vec::new() };
+    let folders = [Some(package.join("node_modules")), package.parent().map(Path::to_path_buf)];
+    folders
+        .into_iter()
+        .flatten()
+        .filter_map(|folder| std::fs::read_dir(folder.join("@hookmux")).ok())
+        .flat_map(|entries| entries.filter_map(Result::ok))
+        .filter(|entry| entry.file_name().to_string_lossy().starts_with("cli-"))
+        .map(|entry| entry.path().join("bin").join("hookmux"))
+        .collect()
+}
+
 fn home_or(env: &Env, var: &str) -> Option<PathBuf> {
     env.path(var).filter(|p| p.is_absolute()).or_else(|| env.path("HOME"))
 }
@@ -500,17 +542,7 @@ fn names_hookmux_plugin(text: &str) -> bool {
 /// package's launcher (a Node script); otherwise only worth knowing.
 fn node(env: &Env, program: &str) -> Check {
     let launcher = if program.contains('/') { Some(PathBuf::from(program)) } else { find_on_path(env, program) };
-    let needs_node = launcher.and_then(|file| std::fs::read(file).ok()).is_some_and(|bytes| {
-        bytes.starts_with(b"#!")
-            && bytes
-                .iter()
-                .take(80)
-                .take_while(|&&b| b != b'\n')
-                .copied()
-                .collect::<Vec<u8>>()
-                .windows(4)
-                .any(|w| w == b"node")
-    });
+    let needs_node = launcher.is_some_and(|file| is_node_script(&file));
     match find_on_path(env, "node") {
         Some(node) => Check::new("node", Status::Ok, format!("node is {}", node.display())),
         None if needs_node => Check::new(

@@ -202,3 +202,41 @@ fn opencode_wired_checks_the_hookmux_the_plugin_starts() {
     assert_problem(&out, &plugin, "to PATH");
     assert!(out.stdout.lines().any(|l| l.contains(" node ")), "a node line when OpenCode is wired:\n{}", out.stdout);
 }
+
+/// A machine whose `hookmux` on PATH is the npm package's launcher, which starts this binary
+/// from `@hookmux/cli-…`; returns the folder to put on PATH.
+fn npm_layout(m: &Machine) -> PathBuf {
+    let modules = m.project.parent().expect("a parent").join("prefix/node_modules");
+    let launcher = modules.join("hookmux/bin/hookmux.js");
+    let native = modules.join("@hookmux/cli-linux-x64/bin/hookmux");
+    for file in [&launcher, &native] {
+        std::fs::create_dir_all(file.parent().expect("a parent")).expect("create a package folder");
+    }
+    std::fs::write(&launcher, "#!/usr/bin/env node\n// the launcher\n").expect("write the launcher");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookmux"), &native).expect("link the native binary");
+    let bin = modules.join(".bin");
+    std::fs::create_dir_all(&bin).expect("create .bin");
+    std::os::unix::fs::symlink(&launcher, bin.join("hookmux")).expect("link the launcher");
+    bin
+}
+
+#[test]
+fn the_npm_launcher_of_this_hookmux_is_this_hookmux() {
+    let m = Machine::installed();
+    let bin = npm_layout(&m);
+    // doctor only looks for a `node` on PATH; it does not run it.
+    let node_dir = m.project.parent().expect("a parent").join("node-bin");
+    std::fs::create_dir_all(&node_dir).expect("create a folder");
+    std::fs::write(node_dir.join("node"), "").expect("write a stand-in node");
+    let out = m.hookmux(&["doctor"], &format!("{}:{}", bin.display(), node_dir.display()));
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    assert!(out.stdout.contains("the npm launcher of this hookmux"), "{}", out.stdout);
+}
+
+#[test]
+fn the_npm_launcher_without_node_is_a_problem() {
+    let m = Machine::installed();
+    let bin = npm_layout(&m);
+    let out = m.hookmux(&["doctor"], &bin.display().to_string());
+    assert_problem(&out, &m.project.join(".claude/settings.json"), "Node.js");
+}
