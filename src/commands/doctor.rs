@@ -184,12 +184,17 @@ impl Programs<'_> {
             }
             let launched = npm_binaries(&real);
             if launched.iter().any(|binary| std::fs::canonicalize(binary).ok().as_deref() == self.this) {
+                let native = self.this.map(|p| p.display().to_string()).unwrap_or_default();
                 return Check::new(
                     host,
-                    Status::Ok,
-                    format!("{what} runs {}, the npm launcher of this hookmux", found.display()),
+                    Status::Info,
+                    format!(
+                        "{what} runs {}, the npm launcher of this hookmux, which starts Node before hookmux on every hook",
+                        found.display()
+                    ),
                 )
-                .file(file);
+                .file(file)
+                .fix(format!("for hooks that start faster, put a link to {native} named hookmux first on PATH"));
             }
         }
         Check::new(host, Status::Warn, format!("{what} runs {}, not this hookmux", found.display()))
