@@ -8,10 +8,13 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `hookmux --version`: the version and the commit it was built from (see `build.rs`).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("HOOKMUX_COMMIT"), ")");
+
 #[derive(Parser, Debug)]
 #[command(
     name = "hookmux",
-    version,
+    version = VERSION,
     about = "A fast, native runtime for Claude Code, Codex, Gemini CLI and OpenCode hooks"
 )]
 struct Cli {
@@ -65,7 +68,7 @@ impl DispatchArgs {
 /// they run on every tool call, and the whole command tree costs more to build than dispatch
 /// spends planning.
 #[derive(Parser, Debug)]
-#[command(name = "hookmux run", version, about = "Run one built-in handler as a Claude Code hook command")]
+#[command(name = "hookmux run", version = VERSION, about = "Run one built-in handler as a Claude Code hook command")]
 struct RunOnly {
     #[command(flatten)]
     args: RunArgs,
@@ -74,7 +77,7 @@ struct RunOnly {
 #[derive(Parser, Debug)]
 #[command(
     name = "hookmux dispatch",
-    version,
+    version = VERSION,
     about = "Read one hook event on stdin, run every matching hook, answer once"
 )]
 struct DispatchOnly {
@@ -214,6 +217,25 @@ enum Command {
         /// Show only this handler.
         name: Option<String>,
     },
+    /// Check what a host does not show: which hookmux each entry runs, the files it names, the
+    /// wired hosts, trust, plugins, the memory store; one line per check, exit 1 on a problem.
+    Doctor {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish) on stdout.
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page on stdout, or write a page per command into DIR.
+    Man {
+        /// Write `hookmux.1` and a page per command into this folder instead of printing.
+        #[arg(value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     // Built-in handlers with commands of their own add them here, flattened:
     // `#[command(flatten)] Name(hookmux_handlers::name::cli::Commands),`
     #[command(flatten)]
@@ -271,6 +293,9 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
             commands::install::uninstall_copilot(scope, dry_run)
         }
+        Command::Doctor { json } => commands::doctor::run(json),
+        Command::Completions { shell } => commands::completions::run(shell, command()),
+        Command::Man { dir } => commands::man::run(dir.as_deref(), command()),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
         Command::Wakeup(commands) => commands.run(),
         Command::Brewcode(commands) => commands.run(),

@@ -1,11 +1,14 @@
 //! One file per subcommand: each gathers what its command needs from the layers below and
 //! renders it. [`render`] holds the rendering the inspection commands share.
 
+pub mod completions;
 pub mod dispatch;
+pub mod doctor;
 pub mod dry_run;
 pub mod handlers;
 pub mod install;
 pub mod list;
+pub mod man;
 pub mod render;
 pub mod run;
 pub mod trust;

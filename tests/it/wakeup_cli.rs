@@ -309,6 +309,9 @@ fn the_old_spellings_are_left_out_of_the_help() {
             "uninstall",
             "trust",
             "handlers",
+            "doctor",
+            "completions",
+            "man",
             "memory",
             "knowledge",
             "help"
