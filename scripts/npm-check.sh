@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks hookmux's npm packages as a user gets them: builds them with scripts/release-npm.sh
 # (unless given a folder of tarballs it made), installs the tarballs into a temporary prefix with
-# no network (`npm install --offline`), then runs the installed `hookmux --version`,
+# no network (`npm install --offline`), checks that its postinstall step put the native binary in
+# the launcher's place, then runs the installed `hookmux --version`,
 # `npx hookmux handlers`, and loads the OpenCode plugin from the installed package.
 #
 # usage: scripts/npm-check.sh [TARBALL_DIR]
@@ -40,6 +41,12 @@ echo "npm-check: installing $(basename "$main") and $(basename "$native") into $
 npm install --prefix "$prefix" --offline --no-audit --no-fund --loglevel=error "$native" "$main"
 
 fail() { echo "npm-check: FAIL: $*" >&2; exit 1; }
+
+# The postinstall step put the native binary in the launcher's place: no Node on every hook.
+installed=$(readlink -f "$prefix/node_modules/.bin/hookmux")
+[[ $(head -c 4 "$installed" | od -An -c | tr -d ' ') == 177ELF ]] ||
+  fail "$installed is still the Node launcher: the postinstall step did not link the native binary"
+echo "npm-check: $installed is the native binary"
 
 version=$("$prefix/node_modules/.bin/hookmux" --version) || fail "hookmux --version"
 echo "npm-check: hookmux --version: $version"

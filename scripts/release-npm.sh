@@ -3,7 +3,8 @@
 # per target holding the native binary (@hookmux/cli-linux-x64, -linux-arm64, -darwin-arm64,
 # -darwin-x64, each with `os` and `cpu` so npm installs only the one that fits), and the main
 # `hookmux` package: a small Node launcher as its `bin`, those packages as optionalDependencies,
-# the OpenCode plugin inside. No postinstall step, no download at install time.
+# the OpenCode plugin inside. Nothing is downloaded at install time: a postinstall step only links
+# the platform package's binary in place of the launcher, so hooks do not start Node first.
 #
 # usage: scripts/release-npm.sh [--out DIR] [--target TRIPLE]... [--binary TRIPLE=PATH]... [--no-main]
 #   --out DIR        where the package folders and their tarballs go
@@ -174,6 +175,7 @@ main_package() {
   "keywords": ["claude-code", "codex", "opencode", "gemini-cli", "hooks", "opencode-plugin"],
   "type": "module",
   "bin": { "hookmux": "bin/hookmux.js" },
+  "scripts": { "postinstall": "node lib/install.js" },
   "main": "opencode.js",
   "exports": {
     ".": "./opencode.js",
