@@ -3,6 +3,7 @@
 
 use crate::engine::dispatch::{self, DispatchOptions, NotRun, World};
 use crate::engine::notice::Notice;
+use crate::engine::verdict::combine::ContextPiece;
 use crate::protocol::Encoded;
 use hookmux_sdk::HookEvent;
 use std::fmt;
@@ -103,5 +104,19 @@ pub fn non_empty_reason(reason: String) -> String {
         "Blocked by hook".to_string()
     } else {
         reason
+    }
+}
+
+/// Every handler's context for the model, one after another, each without its trailing newline.
+pub fn joined(pieces: &[ContextPiece]) -> String {
+    pieces.iter().map(|p| p.text().trim_end_matches('\n')).filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
+}
+
+/// A JSON value as text for a host field that takes text: a string as it is, anything else as
+/// JSON.
+pub fn as_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }

@@ -26,3 +26,13 @@ pub fn record_transcript(event: Event, world: &World) -> Event {
     fields.insert("transcript_path".into(), path.to_string_lossy().into_owned().into());
     event.with_fields(fields)
 }
+
+/// The event as it came when it names a transcript already, else with hookmux's
+/// ([`record_transcript`]): for hosts that send one only sometimes (Codex sends null for a
+/// session it does not record; Copilot sends none).
+pub fn with_transcript(event: Event, world: &World) -> Event {
+    if event.transcript_path().is_some_and(|path| !path.is_empty()) {
+        return event;
+    }
+    record_transcript(event, world)
+}

@@ -68,7 +68,7 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, &options);
     }
-    let event = with_transcript(event, world);
+    let event = super::transcript::with_transcript(event, world);
     let decoded = decode(&event);
     match dispatch::dispatch(&decoded.events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
@@ -102,15 +102,6 @@ fn codex_trust(world: &World, event: &Event) -> HostTrust {
     } else {
         HostTrust::Unknown
     }
-}
-
-/// Codex's `transcript_path` is null for sessions it does not record; then hookmux records the
-/// session itself and points the hooks at that file.
-fn with_transcript(event: Event, world: &World) -> Event {
-    if event.transcript_path().is_some_and(|p| !p.is_empty()) {
-        return event;
-    }
-    super::transcript::record_transcript(event, world)
 }
 
 /// Maps a Codex event to the Claude events its hooks are planned for.
@@ -218,7 +209,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
             context.extend(combined.blocks.iter().map(|b| b.trim_end_matches('\n').to_string()));
             if let Some(output) = combined.extra.get("updatedMCPToolOutput").filter(|_| is_mcp(decoded)) {
                 top.insert("decision".into(), "block".into());
-                top.insert("reason".into(), as_text(output).into());
+                top.insert("reason".into(), super::answer::as_text(output).into());
             }
             if let Some(reason) = &stop_reason {
                 messages.push(Unhonoured::Stop { event: kind, reason: reason.to_string() }.to_string());
@@ -375,13 +366,6 @@ fn stop(top: &mut Map<String, Value>, reason: Option<&str>) {
 
 fn is_mcp(decoded: &Decoded) -> bool {
     decoded.tool.as_ref().is_some_and(|t| t.name.starts_with("mcp__"))
-}
-
-fn as_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -95,7 +95,8 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
         return super::answer::unreadable(error, world, &options);
     }
     let decoded = decode(&event);
-    let events: Vec<Event> = decoded.events.iter().cloned().map(|e| with_transcript(e, world)).collect();
+    let events: Vec<Event> =
+        decoded.events.iter().cloned().map(|e| super::transcript::with_transcript(e, world)).collect();
     match dispatch::dispatch(&events, world, &options) {
         Ok(verdict) => super::answer::with_notices(encode(&verdict, &decoded), &verdict.combined.notices),
         Err(why) => super::answer::not_run(&why),
@@ -134,13 +135,6 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
     } else {
         HostTrust::Unknown
     }
-}
-
-fn with_transcript(event: Event, world: &World) -> Event {
-    if event.transcript_path().is_some_and(|p| !p.is_empty()) {
-        return event;
-    }
-    super::transcript::record_transcript(event, world)
 }
 
 /// The Claude tool a Copilot tool name stands for.
@@ -358,7 +352,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded) -> Encoded {
             if let Some(output) = combined.extra.get("updatedMCPToolOutput").filter(|_| is_mcp(decoded)) {
                 out.insert(
                     "modifiedResult".into(),
-                    json!({"textResultForLlm": as_text(output), "resultType": "success"}),
+                    json!({"textResultForLlm": super::answer::as_text(output), "resultType": "success"}),
                 );
             }
         }
@@ -474,13 +468,6 @@ fn permission_request(decision: &Map<String, Value>, out: &mut Map<String, Value
 
 fn is_mcp(decoded: &Decoded) -> bool {
     decoded.tool.as_ref().is_some_and(|t| t.claude.starts_with("mcp__") || t.claude.contains('/'))
-}
-
-fn as_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ mod state;
 
 use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
-use crate::engine::verdict::combine::{Combined, Permission};
+use crate::engine::verdict::combine::Permission;
 use crate::protocol::Encoded;
 use hookmux_sdk::{Event, HookEvent};
 use serde_json::{json, Map, Value};
@@ -483,7 +483,7 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded, carried: &Carried) -> Answer
         Some(tool) if kind.is_tool_event() => format!("{kind}:{}", tool.claude),
         _ => kind.as_str().to_string(),
     };
-    let context = joined(combined);
+    let context = super::answer::joined(&combined.context);
     let labelled = |label: &str, text: &str| format!("{hook} hook {label}: {}", text.trim_end_matches('\n'));
     let stop_reason = combined.stop.as_ref().map(|reasons| reasons.join("\n"));
 
@@ -609,16 +609,6 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded, carried: &Carried) -> Answer
         answer.encoded = json_answer(&Value::Object(top));
     }
     answer
-}
-
-fn joined(combined: &Combined) -> String {
-    combined
-        .context
-        .iter()
-        .map(|p| p.text().trim_end_matches('\n'))
-        .filter(|t| !t.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn stop(top: &mut Map<String, Value>, reason: Option<&str>) {

@@ -579,7 +579,7 @@ pub fn encode(verdict: &Verdict, plugin: &PluginEvent) -> PluginAnswer {
         }
         e => e.as_str().to_string(),
     };
-    let context = joined(&combined.context);
+    let context = super::answer::joined(&combined.context);
     let labelled = |label: &str, text: &str| format!("{hook} hook {label}: {}", text.trim_end_matches('\n'));
     let stop_reason = combined.stop.as_ref().map(|reasons| {
         let joined = reasons.join("\n");
@@ -705,10 +705,6 @@ fn rewritten_args(tool: &str, updated: &Value, original: &Value) -> Result<Value
     let mut args = original.as_object().cloned().unwrap_or_default();
     args.insert(PATCH_ARG.into(), rewritten.into());
     Ok(Value::Object(args))
-}
-
-fn joined(pieces: &[ContextPiece]) -> String {
-    pieces.iter().map(|p| p.text().trim_end_matches('\n')).filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]
