@@ -16,11 +16,8 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export COPILOT_BIN=${COPILOT_BIN:-$("$harness/install-copilot.sh")}
-target=${CARGO_TARGET_DIR:-target}
-[[ $target == /* ]] || target=$root/$target
-bin=$target/release/hookmux
+bin=$("$root/scripts/release-bin.sh")
 
 # What Copilot CLI 1.0.102 cannot do, whatever the hook answers (measured with the harness).
 declare -A EXPECTED=(

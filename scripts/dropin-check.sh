@@ -16,11 +16,8 @@ stored=--stored
 if [[ ${1:-} == --live ]]; then stored=; shift; fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
-target=${CARGO_TARGET_DIR:-target}
-[[ $target == /* ]] || target=$root/$target
-bin=$target/release/hookmux
+bin=$("$root/scripts/release-bin.sh")
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328/*/ fixtures/conformance/hookmux/*/)
 

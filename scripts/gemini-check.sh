@@ -14,11 +14,8 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export GEMINI_BIN=${GEMINI_BIN:-$("$harness/install-gemini.sh")}
-target=${CARGO_TARGET_DIR:-target}
-[[ $target == /* ]] || target=$root/$target
-bin=$target/release/hookmux
+bin=$("$root/scripts/release-bin.sh")
 # The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
 # (a project's own Claude settings run under this host only once it is trusted).
 trusted=$(mktemp -d)

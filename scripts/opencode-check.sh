@@ -17,11 +17,9 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export OPENCODE_BIN=${OPENCODE_BIN:-$("$harness/install-opencode.sh")}
-target=${CARGO_TARGET_DIR:-target}
-[[ $target == /* ]] || target=$root/$target
-export HOOKMUX_BIN=$target/release/hookmux
+HOOKMUX_BIN=$("$root/scripts/release-bin.sh")
+export HOOKMUX_BIN
 # The harness makes its projects under TMPDIR: trust them, as a user trusts a project they work on
 # (a project's own Claude settings run under this host only once it is trusted).
 trusted=$(mktemp -d)

@@ -12,9 +12,9 @@ set -euo pipefail
 harness=$(cd "${1:?usage: $0 HARNESS_DIR}" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
-bin_dir=${CARGO_TARGET_DIR:-$root/target}/release
+bin=$("$root/scripts/release-bin.sh")
+bin_dir=$(dirname "$bin")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -15,18 +15,16 @@ harness=$(cd "${1:?usage: $0 HARNESS_DIR [SCENARIO_DIR...]}" && pwd)
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo build --release --locked --quiet
 export CLAUDE_BIN=${CLAUDE_BIN:-$("$harness/install-claude.sh")}
 scenarios=("$@")
 [[ ${#scenarios[@]} -gt 0 ]] || scenarios=(fixtures/conformance/claude-code-2.1.328-plugins/*/)
-target=${CARGO_TARGET_DIR:-target}
-[[ $target == /* ]] || target=$root/$target
+bin=$("$root/scripts/release-bin.sh")
 out=$(mktemp); one=$(mktemp); trap 'rm -f "$out" "$one"' EXIT
 # Each scenario on its own: one with managed_settings.json has it placed as /etc/claude-code's
 # for its run only (scripts/with-managed.sh). A run that fails without a verdict is an ERROR.
 for scenario in "${scenarios[@]}"; do
   if ! scripts/with-managed.sh "$scenario" \
-    python3 scripts/plugins_compare.py "$harness" compare "$target/release/hookmux" "$scenario" >"$one" 2>&1 &&
+    python3 scripts/plugins_compare.py "$harness" compare "$bin" "$scenario" >"$one" 2>&1 &&
     ! grep -q '^DIFF' "$one"; then
     echo "ERROR $scenario: $(tail -n 1 "$one")" >>"$one"
   fi
