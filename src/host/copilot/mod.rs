@@ -47,6 +47,8 @@
 //! guard is configured, which Copilot honours as a denial of the tool.
 
 use super::answer::Unhonoured;
+use crate::engine::config::entry;
+use crate::engine::config::settings::{HookKind, Scope, SettingsFile};
 use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
@@ -111,7 +113,10 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
 /// it in `trustedFolders` of Copilot's `config.json` or `settings.json` (in `$COPILOT_HOME`, else
 /// `~/.copilot`); else hookmux's trust list decides.
 fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> HostTrust {
-    if options.installed {
+    // An installed entry that ran is the project's (or local) one, which Copilot runs only in a
+    // folder it trusts, unless the user's own settings hold one too: Copilot may run that one in
+    // any folder, so then Copilot's record of the folder decides, as for an explicit entry.
+    if options.installed && !user_settings_hold_an_installed_entry(&world.env) {
         return HostTrust::Prompted;
     }
     if world.env.get("COPILOT_ALLOW_ALL").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
@@ -135,6 +140,21 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
     } else {
         HostTrust::Unknown
     }
+}
+
+/// Whether the user's Claude Code settings (`$CLAUDE_CONFIG_DIR/settings.json`, else
+/// `~/.claude/settings.json`) hold a `hookmux dispatch --installed` entry.
+fn user_settings_hold_an_installed_entry(env: &Env) -> bool {
+    let Some(dir) = env.path("CLAUDE_CONFIG_DIR").or_else(|| env.path("HOME").map(|home| home.join(".claude"))) else {
+        return false;
+    };
+    let file = SettingsFile::load(&dir.join("settings.json"), Scope::User);
+    file.hooks.iter().flat_map(|(_, groups)| groups).flat_map(|group| &group.hooks).any(|spec| match &spec.kind {
+        HookKind::Command { command, args, .. } => {
+            entry::recognise(command, args.as_deref(), None) == Some(entry::DispatchEntry::Installed)
+        }
+        _ => false,
+    })
 }
 
 /// The Claude tool a Copilot tool name stands for.

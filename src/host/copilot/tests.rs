@@ -312,4 +312,14 @@ fn copilot_s_trust_of_the_project() {
     assert_eq!(copilot_trust(&world(&[]), &event, &explicit), HostTrust::Trusted);
     std::fs::write(home.join(".copilot/config.json"), "{not json").expect("write");
     assert_eq!(copilot_trust(&world(&[]), &event, &explicit), HostTrust::Unknown);
+    // With an installed entry in the user's own settings, which Copilot may run in any folder,
+    // the entry running says nothing of the folder: Copilot's record decides.
+    std::fs::create_dir_all(home.join(".claude")).expect("mkdir");
+    let user =
+        json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]}});
+    std::fs::write(home.join(".claude/settings.json"), user.to_string()).expect("write");
+    assert_eq!(copilot_trust(&world(&[]), &event, &installed), HostTrust::Unknown);
+    let config = json!({"trustedFolders": [project]});
+    std::fs::write(home.join(".copilot/config.json"), config.to_string()).expect("write");
+    assert_eq!(copilot_trust(&world(&[]), &event, &installed), HostTrust::Trusted);
 }
