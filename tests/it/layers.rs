@@ -1,4 +1,4 @@
-//! The layering rule of `src/` (see `src/lib.rs` and `docs/architecture.md`), checked on the
+//! The layering rule of `src/` (see `src/lib.rs` and `docs/src/architecture.md`), checked on the
 //! source itself: a module uses only modules of its own layer or of the layers below it, and no
 //! two modules use each other, directly or around a circle.
 //!

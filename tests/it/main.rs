@@ -17,6 +17,7 @@ mod codex_install;
 mod copilot;
 mod dispatch;
 mod dispatch_conformance;
+mod docs;
 mod doctor;
 mod event_shape;
 mod gemini;

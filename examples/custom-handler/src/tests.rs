@@ -196,7 +196,7 @@ fn a_long_command_is_cut_in_the_reason() {
     assert!(reason.contains(&format!("`rm -rf / {}…`", "x".repeat(191))), "{reason}");
 }
 
-const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/events");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/events");
 
 #[test]
 fn real_claude_code_and_codex_payloads() {

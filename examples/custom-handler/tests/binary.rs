@@ -44,7 +44,7 @@ fn run(args: &[&str], stdin: &str, path: &Path) -> Output {
 
 /// The real Claude Code PreToolUse payload for Bash, running `command` in `cwd`.
 fn bash_event(command: &str, cwd: &Path) -> String {
-    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/events/PreToolUse-Bash.json");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/events/PreToolUse-Bash.json");
     let mut event: Value = serde_json::from_str(&std::fs::read_to_string(fixture).expect("fixture")).expect("JSON");
     event["tool_input"]["command"] = Value::from(command);
     event["cwd"] = Value::from(cwd.to_str().expect("UTF-8 temp path"));
