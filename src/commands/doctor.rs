@@ -525,7 +525,7 @@ fn opencode(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
     }
     let Some(first) = places.first() else {
         return vec![Check::new("opencode", Status::Info, "OpenCode is not wired to hookmux")
-            .fix("add the plugin: see the README's OpenCode section")];
+            .fix("add the plugin: see docs/src/hosts/opencode.md")];
     };
     let mut checks = Vec::new();
     let program = env.get("HOOKMUX_BIN").filter(|b| !b.is_empty()).unwrap_or("hookmux").to_string();

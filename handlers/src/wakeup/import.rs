@@ -2,7 +2,7 @@
 //! apart by content.
 //!
 //! - A file that is one JSON array, or one JSON object with `memories`, `facts` or `digests`,
-//!   is the JSON format (see the README).
+//!   is the JSON format (see `docs/src/handlers/wakeup.md`).
 //! - Anything else is read as JSON Lines of brewcode knowledge entries
 //!   (`{"ts": …, "t": "❌|✅|ℹ️", "txt": …, "src": …}`), one memory each.
 //!

@@ -3,7 +3,7 @@
 //! The plugin hands each OpenCode hook it wires to `hookmux dispatch --host opencode` as one JSON
 //! object, [`PluginEvent`]; hookmux maps it to the Claude event, runs the Claude hooks found in
 //! the usual sources with Claude Code's rules, and answers with one [`PluginAnswer`] that the
-//! plugin applies. Both shapes are documented in the README ("Run your Claude Code hooks under
+//! plugin applies. Both shapes are documented in `docs/src/hosts/opencode.md` ("Run your Claude Code hooks under
 //! OpenCode").
 //!
 //! | OpenCode hook | Claude event |
