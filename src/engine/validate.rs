@@ -9,7 +9,7 @@
 //! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
 
 use crate::engine::config::diagnostic::{Check, Diagnostic, Severity};
-use crate::engine::config::jsonpath::JsonPath;
+use crate::engine::config::jsonpath::{JsonPath, Segment};
 use crate::engine::config::settings::{describe, suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::http::HttpPolicy;
@@ -473,7 +473,7 @@ fn check_safety(file: &SettingsFile, spec: &HookSpec, out: &mut Vec<Diagnostic>)
                 // A credential header written out, whatever its shape: `x-api-key: 3f…`.
                 let literal = value.rsplit(' ').next().unwrap_or(value);
                 if found.is_empty() && credential_header(name) && safety::literal_secret(literal) {
-                    out.push(secret(file, at, "a credential", &safety::mask(literal), true));
+                    out.push(secret(file, at, "a credential", &safety::mask(literal), Place::Header));
                 } else {
                     places.push((at, value));
                 }
@@ -481,10 +481,14 @@ fn check_safety(file: &SettingsFile, spec: &HookSpec, out: &mut Vec<Diagnostic>)
         }
         _ => {}
     }
-    let http = matches!(spec.kind, HookKind::Http { .. });
     for (at, text) in places {
+        let place = match at.segments().iter().rev().nth(1) {
+            _ if !matches!(spec.kind, HookKind::Http { .. }) => Place::Command,
+            Some(Segment::Key(key)) if key == "headers" => Place::Header,
+            _ => Place::Url,
+        };
         for (masked, kind) in safety::secrets(text) {
-            out.push(secret(file, at.clone(), kind, &masked, http));
+            out.push(secret(file, at.clone(), kind, &masked, place));
         }
     }
 }
@@ -495,13 +499,29 @@ fn credential_header(name: &str) -> bool {
     ["auth", "key", "token", "secret", "password", "cookie"].iter().any(|word| name.contains(word))
 }
 
-fn secret(file: &SettingsFile, at: JsonPath, kind: &str, masked: &str, http: bool) -> Diagnostic {
-    let hint = if http {
-        "write a variable instead (`\"Bearer $MY_TOKEN\"`), list it in the hook's `allowedEnvVars`, set it in the \
-         environment, and revoke this one: it is in the file's history"
-    } else {
-        "read it from the environment (`$MY_TOKEN`) or a secrets manager, and revoke this one: it is in the file's \
-         history"
+/// Where a secret was written, for what to write instead.
+#[derive(Clone, Copy)]
+enum Place {
+    Command,
+    Url,
+    Header,
+}
+
+fn secret(file: &SettingsFile, at: JsonPath, kind: &str, masked: &str, place: Place) -> Diagnostic {
+    let hint = match place {
+        Place::Header => {
+            "write a variable instead (`\"Bearer $MY_TOKEN\"`), list it in the hook's `allowedEnvVars`, set it in \
+             the environment, and revoke this one: it is in the file's history"
+        }
+        // Only headers put variables in.
+        Place::Url => {
+            "send it in a header instead (`\"X-Api-Key\": \"$MY_KEY\"`, with `MY_KEY` in the hook's \
+             `allowedEnvVars`), and revoke this one: it is in the file's history"
+        }
+        Place::Command => {
+            "read it from the environment (`$MY_TOKEN`) or a secrets manager, and revoke this one: it is in the \
+             file's history"
+        }
     };
     Diagnostic::warning(
         &file.path,

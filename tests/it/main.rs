@@ -20,6 +20,7 @@ mod dispatch_conformance;
 mod doctor;
 mod event_shape;
 mod gemini;
+mod hookmux_key;
 mod inspect;
 mod install;
 mod installed;
