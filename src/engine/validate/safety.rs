@@ -605,7 +605,10 @@ fn check_token(chars: &[(usize, char)], first: usize, token: &str, found: &mut V
         return;
     }
     if let Some(kind) = secret_kind(token) {
-        found.push((mask(token), kind));
+        let secret = (mask(token), kind);
+        if !found.contains(&secret) {
+            found.push(secret);
+        }
     }
 }
 
