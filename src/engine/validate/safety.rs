@@ -527,9 +527,20 @@ fn dangerous_rm(args: &[Word]) -> Option<Finding> {
                 hint: "name the exact folder to remove".to_string(),
             });
         }
-        if let Some(var) = target.vars.iter().find(|var| !guarded(var)) {
+        let named = |var: &String| {
             let name = var.trim_start_matches('{').split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next();
-            let name = name.filter(|n| !n.is_empty()).unwrap_or(var.as_str());
+            name.filter(|n| !n.is_empty()).unwrap_or(var.as_str()).to_string()
+        };
+        // A folder the host always sets, with a path below it: `"$CLAUDE_PROJECT_DIR/.cache"`.
+        let below_set_folder = |var: &String| {
+            let name = named(var);
+            SET_BY_HOST.contains(&name.as_str())
+                && target.vars.len() == 1
+                && without(&target.value, &name).trim_matches(['/', '*', '.']).chars().next().is_some()
+        };
+        if let Some(var) = target.vars.iter().find(|var| !guarded(var) && !below_set_folder(var)) {
+            let name = named(var);
+            let name = name.as_str();
             return Some(Finding {
                 check: Check::DangerousRm,
                 message: format!(
@@ -547,6 +558,9 @@ fn dangerous_rm(args: &[Word]) -> Option<Finding> {
     None
 }
 
+/// Folders dispatch always sets for a hook: the project's, and a plugin's for its own hooks.
+const SET_BY_HOST: &[&str] = &["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
+
 /// `${VAR:?message}` or `${VAR?message}`: the shell stops when it is unset.
 fn guarded(var: &str) -> bool {
     var.strip_prefix('{').is_some_and(|inner| {
@@ -556,9 +570,14 @@ fn guarded(var: &str) -> bool {
     })
 }
 
+/// A target with the variable taken out.
+fn without(value: &str, name: &str) -> String {
+    value.replace(&format!("${{{name}}}"), "").replace(&format!("${name}"), "")
+}
+
 /// What a target becomes when the variable is empty: `$DIR/` → `/`.
 fn empty_value(value: &str, name: &str) -> String {
-    let empty = value.replace(&format!("${{{name}}}"), "").replace(&format!("${name}"), "");
+    let empty = without(value, name);
     if empty.is_empty() {
         "the current folder's contents, or nothing".to_string()
     } else {

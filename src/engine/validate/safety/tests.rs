@@ -57,6 +57,10 @@ fn rm_rf_on_a_variable_or_the_root_is_found() {
         "sudo rm -rf \"$TARGET\"",
         "cd x && rm -rf `pwd`/$SUB",
         "find . -name x; rm -rf $1",
+        // The project itself, or a path below it that another variable names.
+        "rm -rf \"$CLAUDE_PROJECT_DIR\"",
+        "rm -rf $CLAUDE_PROJECT_DIR/*",
+        "rm -rf \"$CLAUDE_PROJECT_DIR/$SUB\"",
     ] {
         assert!(checks(text).contains(&"dangerous-rm"), "{text}: {:?}", command(text));
     }
@@ -79,6 +83,8 @@ fn safe_rm_is_fine() {
         "rm -rf '$DIR'",
         "echo rm -rf $DIR",
         "rm -rf ./node_modules /tmp/x",
+        "rm -rf \"$CLAUDE_PROJECT_DIR/.cache\"",
+        "rm -rf \"${CLAUDE_PLUGIN_DATA}\"/tmp/*",
     ] {
         assert!(!checks(text).contains(&"dangerous-rm"), "{text}: {:?}", command(text));
     }
