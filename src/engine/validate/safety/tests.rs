@@ -175,3 +175,15 @@ fn references_and_look_alikes_are_not_secrets() {
         assert!(secrets(text).is_empty(), "{text}: {:?}", secrets(text));
     }
 }
+
+proptest::proptest! {
+    /// Any text, shell-like or not, is read without a panic, and a secret is never shown whole.
+    #[test]
+    fn any_text_is_read_without_a_panic(text in "[ -~\\n$(){}`'\"|&;<>\\\\é]{0,120}") {
+        let _ = command(&text);
+        let _ = argv(&text, &[text.clone()]);
+        for (masked, _) in secrets(&text) {
+            proptest::prop_assert!(masked.chars().count() <= 5, "{}", masked);
+        }
+    }
+}
