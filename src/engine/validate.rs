@@ -6,7 +6,12 @@
 //! a `hookmux run` of an unknown handler or option, an `if` rule that cannot be read. Warnings
 //! are what is legal but probably not meant: an exact matcher that can never match, a matcher
 //! on an event that ignores matchers, a matcher regex whose shape can backtrack for a very long
-//! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
+//! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run; and, from
+//! `safety`, commands that run what they download, `rm -rf` on a variable, `sudo`, and API keys
+//! written into the settings.
+//!
+//! Every diagnostic names its check ([`Check`], a stable rule id). A settings file silences rules
+//! for its own diagnostics with `"$hookmux": {"ignore": ["rule-id", …]}`, read here only.
 
 use crate::engine::config::diagnostic::{Check, Diagnostic, Severity};
 use crate::engine::config::jsonpath::{JsonPath, Segment};
