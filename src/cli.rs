@@ -96,11 +96,15 @@ enum HooksCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Every problem in the settings, with file, line:column, JSON path and a hint; exit 1 on errors.
+    /// Every problem in the settings, with file, line:column, JSON path, rule id and a hint; exit 1
+    /// on errors.
     Validate {
         /// Check only this settings file (repeatable); replaces discovery.
         #[arg(long = "settings", value_name = "PATH")]
         settings: Vec<PathBuf>,
+        /// How to print the findings: text for people, json for tools, sarif for code scanning.
+        #[arg(long, value_enum, default_value_t = commands::validate::Format::Text)]
+        format: commands::validate::Format,
     },
 }
 
@@ -276,7 +280,9 @@ pub fn main() -> ExitCode {
         Command::Dispatch(args) => Ok(args.run()),
         Command::DryRun { settings, exec, json, fixtures } => commands::dry_run::run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => commands::list::run(settings, json),
-        Command::Hooks { command: HooksCommand::Validate { settings } } => commands::validate::run(settings),
+        Command::Hooks { command: HooksCommand::Validate { settings, format } } => {
+            commands::validate::run(settings, format)
+        }
         Command::Install { host: InstallHost::Claude { scope, dry_run } } => {
             commands::install::install_claude(scope, dry_run)
         }

@@ -6,11 +6,16 @@
 //! a `hookmux run` of an unknown handler or option, an `if` rule that cannot be read. Warnings
 //! are what is legal but probably not meant: an exact matcher that can never match, a matcher
 //! on an event that ignores matchers, a matcher regex whose shape can backtrack for a very long
-//! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run.
+//! time, `if` on an event that never evaluates it, handlers `dispatch` cannot run; and, from
+//! `safety`, commands that run what they download, `rm -rf` on a variable, `sudo`, and API keys
+//! written into the settings.
+//!
+//! Every diagnostic names its check ([`Check`], a stable rule id). A settings file silences rules
+//! for its own diagnostics with `"$hookmux": {"ignore": ["rule-id", …]}`, read here only.
 
-use crate::engine::config::diagnostic::{Diagnostic, Severity};
-use crate::engine::config::jsonpath::JsonPath;
-use crate::engine::config::settings::{suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
+use crate::engine::config::diagnostic::{Check, Diagnostic, Severity};
+use crate::engine::config::jsonpath::{JsonPath, Segment};
+use crate::engine::config::settings::{describe, suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
@@ -18,6 +23,8 @@ use crate::engine::select::rule::Rule;
 use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+mod safety;
 
 /// A timeout above this many seconds is almost certainly milliseconds.
 const MAX_SENSIBLE_TIMEOUT: f64 = 3600.0;
@@ -109,18 +116,122 @@ pub struct Context<'a> {
     pub registry: Option<&'a Registry>,
 }
 
-/// Every diagnostic for every file: what reading found, then the deeper checks; then those of
-/// the sources as a whole (a plugin enabled but not installed).
+/// What `hooks validate` found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Every diagnostic not silenced, in the order found.
+    pub findings: Vec<Diagnostic>,
+    /// Those a file's `"$hookmux": {"ignore": [ … ]}` silenced.
+    pub silenced: Vec<Diagnostic>,
+}
+
+/// Every diagnostic for every file that its file does not silence: see [`report`].
 pub fn validate(sources: &Sources, cx: &Context<'_>) -> Vec<Diagnostic> {
+    report(sources, cx).findings
+}
+
+/// Every diagnostic for every file: what reading found, then the deeper checks; then those of
+/// the sources as a whole (a plugin enabled but not installed). A diagnostic whose rule id its
+/// file's `$hookmux.ignore` lists is set aside as silenced.
+pub fn report(sources: &Sources, cx: &Context<'_>) -> Report {
     let mut out = Vec::new();
+    let mut ignored: Vec<(&Path, Vec<Check>)> = Vec::new();
     for file in &sources.files {
         out.extend(file.diagnostics.iter().cloned());
         if file.is_usable() {
             check_file(file, cx, &mut out);
+            let (ignore, problems) = hookmux_key(file);
+            out.extend(problems);
+            if !ignore.is_empty() {
+                ignored.push((&file.path, ignore));
+            }
         }
     }
     out.extend(sources.notes.iter().cloned());
-    out
+    let (silenced, findings) = out.into_iter().partition(|d: &Diagnostic| {
+        ignored.iter().any(|(path, checks)| *path == d.file.as_path() && checks.contains(&d.check))
+    });
+    Report { findings, silenced }
+}
+
+/// The top-level key of a settings file that is hookmux's own: hosts ignore keys they do not
+/// know, and hooks are only read under `hooks`.
+pub const HOOKMUX_KEY: &str = "$hookmux";
+
+/// `"$hookmux": {"ignore": ["rule-id", …]}`: the checks it silences in this file, and what is
+/// wrong with it. Other keys in it (other hookmux settings) are left alone. Dispatch never reads
+/// it.
+fn hookmux_key(file: &SettingsFile) -> (Vec<Check>, Vec<Diagnostic>) {
+    let (mut ignore, mut problems) = (Vec::new(), Vec::new());
+    let Some(text) = file.text.as_deref().filter(|text| text.contains(HOOKMUX_KEY)) else {
+        return (ignore, problems);
+    };
+    let Ok(serde_json::Value::Object(root)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return (ignore, problems);
+    };
+    let at = JsonPath::root().key(HOOKMUX_KEY);
+    let wrong = |at: JsonPath, message: String, hint: &str| {
+        Diagnostic::warning(&file.path, at, message).with_hint(hint).check(Check::InvalidHookmuxKey)
+    };
+    let shape = r#"write "$hookmux": {"ignore": ["rule-id", …]}"#;
+    let ignore_list = match root.get(HOOKMUX_KEY) {
+        None | Some(serde_json::Value::Null) => return (ignore, problems),
+        Some(serde_json::Value::Object(settings)) => settings.get("ignore"),
+        Some(other) => {
+            let message =
+                format!("`{HOOKMUX_KEY}` must be an object, not {}; nothing in it is applied", describe(other));
+            problems.push(wrong(at, message, shape));
+            return (ignore, problems);
+        }
+    };
+    let at = at.key("ignore");
+    match ignore_list {
+        None | Some(serde_json::Value::Null) => {}
+        Some(serde_json::Value::Array(items)) => {
+            for (index, item) in items.iter().enumerate() {
+                match item.as_str() {
+                    Some(id) => match Check::from_id(id) {
+                        Some(check) => ignore.push(check),
+                        None => problems.push(
+                            Diagnostic::warning(
+                                &file.path,
+                                at.index(index),
+                                format!("`{id}` is not a rule id; it silences nothing"),
+                            )
+                            .with_hint(match closest_rule(id) {
+                                Some(known) => format!("did you mean `{known}`?"),
+                                None => "copy the id from the finding, where it is shown in brackets".to_string(),
+                            })
+                            .check(Check::UnknownRuleInIgnore),
+                        ),
+                    },
+                    None => problems.push(wrong(
+                        at.index(index),
+                        format!("a rule id must be a string, not {}; it silences nothing", describe(item)),
+                        shape,
+                    )),
+                }
+            }
+        }
+        Some(other) => problems.push(wrong(
+            at,
+            format!("`ignore` must be an array of rule ids, not {}; it silences nothing", describe(other)),
+            shape,
+        )),
+    }
+    (ignore, problems)
+}
+
+/// The rule id a mistyped one most likely meant: the one sharing the longest start with it.
+fn closest_rule(id: &str) -> Option<&'static str> {
+    let id = id.to_ascii_lowercase().replace('_', "-");
+    Check::ALL
+        .iter()
+        .map(|check| check.id())
+        .map(|known| (known.chars().zip(id.chars()).take_while(|(a, b)| a == b).count(), known))
+        .filter(|(shared, known)| *shared >= 4 || *known == id)
+        .max_by_key(|(shared, _)| *shared)
+        .map(|(_, known)| known)
 }
 
 fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
@@ -157,6 +268,7 @@ fn unknown_event(file: &SettingsFile, event: HookEvent) -> Diagnostic {
         "{spelling}the generic rules: every group runs (matchers are not tested), exit 2 is handed back to the host \
          as exit 2 with its stderr, plain stdout is not context, and the JSON fields are handed on"
     ))
+    .check(Check::UnknownEvent)
 }
 
 fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut Vec<Diagnostic>) {
@@ -172,7 +284,8 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                      of this group runs"
                 ),
             )
-            .with_hint("drop the matcher, or have the hook check the payload itself until hookmux knows this event"),
+            .with_hint("drop the matcher, or have the hook check the payload itself until hookmux knows this event")
+            .check(Check::MatcherNotTested),
         );
         return;
     }
@@ -183,7 +296,8 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                 at,
                 format!("{event} ignores matchers; `{source}` has no effect and every hook of this group runs"),
             )
-            .with_hint("remove the matcher, or use an `if` rule on tool events"),
+            .with_hint("remove the matcher, or use an `if` rule on tool events")
+            .check(Check::MatcherIgnored),
         );
         return;
     }
@@ -196,12 +310,17 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                     "matcher `{source}` is not a valid JavaScript regular expression ({error}); this group never runs"
                 ),
             )
-            .with_hint("escape regex characters with \\, or list exact names as `A|B`"),
+            .with_hint("escape regex characters with \\, or list exact names as `A|B`")
+            .check(Check::InvalidMatcher),
         ),
         Matcher::Names(names) => {
             for name in &names {
                 if let Some(warning) = impossible_name(event, name) {
-                    out.push(Diagnostic::warning(&file.path, at.clone(), warning.0).with_hint(warning.1));
+                    out.push(
+                        Diagnostic::warning(&file.path, at.clone(), warning.0)
+                            .with_hint(warning.1)
+                            .check(Check::MatcherNeverMatches),
+                    );
                 }
             }
         }
@@ -215,7 +334,8 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
                     matcher::DEADLINE.as_millis()
                 ),
             )
-            .with_hint(risk.hint()),
+            .with_hint(risk.hint())
+            .check(Check::MatcherBacktracking),
         ),
         Matcher::All | Matcher::Pattern { .. } => {}
     }
@@ -263,6 +383,7 @@ fn impossible_name(event: HookEvent, name: &str) -> Option<(String, String)> {
 
 fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     out.extend(check_timeout(file, spec));
+    check_safety(file, spec, out);
     if let Some(text) = &spec.if_rule {
         if !event.is_tool_event() {
             out.push(
@@ -271,7 +392,8 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
                     spec.path.key("if"),
                     format!("`if` is only evaluated on tool events; on {event} this handler never runs"),
                 )
-                .with_hint("remove `if`, or move the handler to PreToolUse/PostToolUse"),
+                .with_hint("remove `if`, or move the handler to PreToolUse/PostToolUse")
+                .check(Check::IfIgnored),
             );
         } else if let Err(error) = Rule::parse(text) {
             out.push(
@@ -280,7 +402,8 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
                     spec.path.key("if"),
                     format!("`if` rule cannot be read: {error}; this handler never runs"),
                 )
-                .with_hint("write one permission rule, such as `Bash(git *)` or `Edit(src/**)`"),
+                .with_hint("write one permission rule, such as `Bash(git *)` or `Edit(src/**)`")
+                .check(Check::InvalidIf),
             );
         }
     }
@@ -293,7 +416,8 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
         }
         HookKind::Http { .. } if matches!(event, HookEvent::SessionStart | HookEvent::Setup) => out.push(
             Diagnostic::warning(&file.path, spec.path.key("type"), format!("http handlers do not run on {event}"))
-                .with_hint("use a command handler there"),
+                .with_hint("use a command handler there")
+                .check(Check::HttpNotRun),
         ),
         HookKind::Prompt { .. } | HookKind::Agent { .. } | HookKind::McpTool { .. } => out.push(
             Diagnostic::warning(
@@ -304,7 +428,8 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
                     spec.kind.type_name()
                 ),
             )
-            .with_hint("keep them in the host's own settings (`hookmux install` leaves them there)"),
+            .with_hint("keep them in the host's own settings (`hookmux install` leaves them there)")
+            .check(Check::NotRunByDispatch),
         ),
         // The allow-list depends on every settings file, so only what no list can change is
         // checked here: a URL that cannot be read, or one with a user name or password.
@@ -312,11 +437,107 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
             if let Err(refusal) = HttpPolicy::default().permit(url) {
                 out.push(
                     Diagnostic::error(&file.path, spec.path.key("url"), format!("{refusal}; this handler never runs"))
-                        .with_hint("write the URL as scheme://host[:port]/path, with no user@ before the host"),
+                        .with_hint("write the URL as scheme://host[:port]/path, with no user@ before the host")
+                        .check(Check::InvalidUrl),
                 );
             }
         }
     }
+}
+
+/// Risky commands (a download run by a shell, `rm -rf $VAR`, `sudo`) and API keys written into
+/// a command, an http hook's URL or its headers.
+fn check_safety(file: &SettingsFile, spec: &HookSpec, out: &mut Vec<Diagnostic>) {
+    let command_at = spec.path.key("command");
+    let mut places: Vec<(JsonPath, &str)> = Vec::new();
+    match &spec.kind {
+        HookKind::Command { command, args, shell, .. } => {
+            let findings = match args {
+                Some(args) => safety::argv(command, args),
+                // PowerShell is not read as a POSIX shell.
+                None if shell.as_deref() == Some("powershell") => Vec::new(),
+                None => safety::command(command),
+            };
+            for finding in findings {
+                out.push(
+                    Diagnostic::warning(&file.path, command_at.clone(), finding.message)
+                        .with_hint(finding.hint)
+                        .check(finding.check),
+                );
+            }
+            places.push((command_at, command));
+            for (index, arg) in args.iter().flatten().enumerate() {
+                places.push((spec.path.key("args").index(index), arg));
+            }
+        }
+        HookKind::Http { url, headers, .. } => {
+            places.push((spec.path.key("url"), url));
+            for (name, value) in headers {
+                let at = spec.path.key("headers").key(name);
+                let found = safety::secrets(value);
+                // A credential header written out, whatever its shape: `x-api-key: 3f…`.
+                let literal = value.rsplit(' ').next().unwrap_or(value);
+                if found.is_empty() && credential_header(name) && safety::literal_secret(literal) {
+                    out.push(secret(file, at, "a credential", &safety::mask(literal), Place::Header));
+                } else {
+                    places.push((at, value));
+                }
+            }
+        }
+        _ => {}
+    }
+    for (at, text) in places {
+        let place = match at.segments().iter().rev().nth(1) {
+            _ if !matches!(spec.kind, HookKind::Http { .. }) => Place::Command,
+            Some(Segment::Key(key)) if key == "headers" => Place::Header,
+            _ => Place::Url,
+        };
+        for (masked, kind) in safety::secrets(text) {
+            out.push(secret(file, at.clone(), kind, &masked, place));
+        }
+    }
+}
+
+/// A header whose name says it carries a credential.
+fn credential_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["auth", "key", "token", "secret", "password", "cookie"].iter().any(|word| name.contains(word))
+}
+
+/// Where a secret was written, for what to write instead.
+#[derive(Clone, Copy)]
+enum Place {
+    Command,
+    Url,
+    Header,
+}
+
+fn secret(file: &SettingsFile, at: JsonPath, kind: &str, masked: &str, place: Place) -> Diagnostic {
+    let hint = match place {
+        Place::Header => {
+            "write a variable instead (`\"Bearer $MY_TOKEN\"`), list it in the hook's `allowedEnvVars`, set it in \
+             the environment, and revoke this one: it is in the file's history"
+        }
+        // Only headers put variables in.
+        Place::Url => {
+            "send it in a header instead (`\"X-Api-Key\": \"$MY_KEY\"`, with `MY_KEY` in the hook's \
+             `allowedEnvVars`), and revoke this one: it is in the file's history"
+        }
+        Place::Command => {
+            "read it from the environment (`$MY_TOKEN`) or a secrets manager, and revoke this one: it is in the \
+             file's history"
+        }
+    };
+    Diagnostic::warning(
+        &file.path,
+        at,
+        format!(
+            "this looks like {kind} (`{masked}`) written into the settings: anyone who can read the file, or its \
+             history, can use it"
+        ),
+    )
+    .with_hint(hint)
+    .check(Check::HardcodedSecret)
 }
 
 /// A timeout longer than dispatch waits, or one that looks like milliseconds.
@@ -335,7 +556,7 @@ fn check_timeout(file: &SettingsFile, spec: &HookSpec) -> Option<Diagnostic> {
             "timeout {} is more than the {longest} s ({hours} hours) hookmux waits at most, so it waits {hours} hours",
             written(timeout)
         );
-        return Some(Diagnostic::error(&file.path, at, message).with_hint(hint));
+        return Some(Diagnostic::error(&file.path, at, message).with_hint(hint).check(Check::TimeoutTooLong));
     }
     (timeout > MAX_SENSIBLE_TIMEOUT).then(|| {
         Diagnostic::error(
@@ -347,6 +568,7 @@ fn check_timeout(file: &SettingsFile, spec: &HookSpec) -> Option<Diagnostic> {
             ),
         )
         .with_hint(format!("write {}", timeout / 1000.0))
+        .check(Check::TimeoutMilliseconds)
     })
 }
 
@@ -390,14 +612,16 @@ fn check_builtin(
                     at,
                     format!("`hookmux run {name}`: no handler is called `{name}`; this hook always fails"),
                 )
-                .with_hint(format!("the handlers are: {} (see `hookmux handlers`)", known.join(", "))),
+                .with_hint(format!("the handlers are: {} (see `hookmux handlers`)", known.join(", ")))
+                .check(Check::UnknownHandler),
             );
         }
         Some(handler) => {
             if let Err(error) = Args::parse(handler.info(), options) {
                 out.push(
                     Diagnostic::error(&file.path, at, format!("`hookmux run {name}`: {error}; this hook always fails"))
-                        .with_hint(format!("see `hookmux handlers {name}`")),
+                        .with_hint(format!("see `hookmux handlers {name}`"))
+                        .check(Check::InvalidHandlerOptions),
                 );
             }
         }
@@ -429,18 +653,21 @@ fn check_program(
                 at,
                 format!("`{}` does not exist; this hook fails every time", path.display()),
             )
-            .with_hint("fix the path; `$CLAUDE_PROJECT_DIR` is the project root"),
+            .with_hint("fix the path; `$CLAUDE_PROJECT_DIR` is the project root")
+            .check(Check::MissingProgram),
         ),
-        Ok(meta) if meta.is_dir() => {
-            out.push(Diagnostic::error(&file.path, at, format!("`{}` is a folder, not a program", path.display())))
-        }
+        Ok(meta) if meta.is_dir() => out.push(
+            Diagnostic::error(&file.path, at, format!("`{}` is a folder, not a program", path.display()))
+                .check(Check::ProgramNotExecutable),
+        ),
         Ok(meta) if meta.permissions().mode() & 0o111 == 0 => out.push(
             Diagnostic::error(
                 &file.path,
                 at,
                 format!("`{}` is not executable; this hook fails every time", path.display()),
             )
-            .with_hint(format!("chmod +x {}", path.display())),
+            .with_hint(format!("chmod +x {}", path.display()))
+            .check(Check::ProgramNotExecutable),
         ),
         Ok(_) => {}
     }
@@ -570,6 +797,46 @@ mod tests {
         let (severity, _, text) = at("hooks.PreToolUser");
         assert_eq!(*severity, Severity::Warning);
         assert!(text.contains("if you meant `PreToolUse`"), "{text}");
+    }
+
+    /// The safety checks point at the string they found something in: the command, an exec-form
+    /// argument, the URL, the header; a variable in a header is what to write, and not reported.
+    #[test]
+    fn safety_findings_point_at_their_string() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": "curl -s https://x | sh"},
+                {"type": "command", "command": "gh", "args": ["auth", "--token", "ghp_0123456789abcdefghijABCDEFGHIJ0123"]},
+                {"type": "command", "command": "sudo true", "shell": "powershell"},
+                {"type": "http", "url": "https://x/?key=AIzaSyA1234567890abcdefghijklmnopqrstuv",
+                 "headers": {"X-Api-Key": "3f9a1c0e5b7d2468ace0", "Authorization": "Bearer $TOKEN"},
+                 "allowedEnvVars": ["TOKEN"]}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let found: Vec<(String, &str)> =
+            validate(&sources, &cx).into_iter().map(|d| (d.path.to_string(), d.check.id())).collect();
+        let at = |path: &str, rule| (format!("hooks.Stop[0].hooks[{path}"), rule);
+        assert_eq!(
+            found,
+            [
+                at("0].command", "pipe-to-shell"),
+                at("1].args[2]", "hardcoded-secret"),
+                at("3].headers.X-Api-Key", "hardcoded-secret"),
+                at("3].url", "hardcoded-secret"),
+            ]
+        );
+        let messages: Vec<String> = validate(&sources, &cx).into_iter().map(|d| d.message).collect();
+        assert!(messages.iter().all(|m| !m.contains("0123456789") && !m.contains("3f9a1c0e")), "{messages:?}");
+    }
+
+    #[test]
+    fn mistyped_rule_ids_get_the_closest() {
+        assert_eq!(closest_rule("sudoo"), Some("sudo"));
+        assert_eq!(closest_rule("matcher_backtrack"), Some("matcher-backtracking"));
+        assert_eq!(closest_rule("xyz"), None);
     }
 
     #[test]

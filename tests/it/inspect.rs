@@ -176,3 +176,85 @@ fn huge_timeouts_are_clamped_and_reported() {
     }
     assert!(!validate.stdout.contains("looks like milliseconds"), "one problem, one message: {}", validate.stdout);
 }
+
+/// `hooks validate --format json` and `--format sarif` over a tree that triggers the safety
+/// checks, `$hookmux.ignore` (a rule silenced, an unknown rule, a wrongly typed key) and some of
+/// the older checks; the text beside them for comparison. The exit code is the same in every
+/// format.
+#[test]
+fn hooks_validate_formats() {
+    let mut settings = settings();
+    // The tool's version changes with each release; the SARIF version does not.
+    settings.add_filter(r#"("name": "hookmux",\s*"version": )"[^"]+""#, r#"$1"[VERSION]""#);
+    settings.bind(|| {
+        insta::assert_snapshot!("validate-findings", run("findings", &["hooks", "validate"]));
+        insta::assert_snapshot!("validate-findings-json", run("findings", &["hooks", "validate", "--format", "json"]));
+        insta::assert_snapshot!(
+            "validate-findings-sarif",
+            run("findings", &["hooks", "validate", "--format", "sarif"])
+        );
+    });
+}
+
+/// The JSON and SARIF outputs of one run, parsed: what a tool reading them relies on.
+fn formats(tree: &str) -> (Option<i32>, serde_json::Value, Option<i32>, serde_json::Value) {
+    let parse = |args: &[&str]| {
+        let out = run(tree, args);
+        let code = out.lines().next().and_then(|l| l.strip_prefix("exit: Some(")).and_then(|l| l.strip_suffix(')'));
+        let json = out.split("--- stdout\n").nth(1).and_then(|rest| rest.split("--- stderr\n").next()).unwrap();
+        (code.and_then(|c| c.parse().ok()), serde_json::from_str::<serde_json::Value>(json).unwrap())
+    };
+    let (json_code, json) = parse(&["hooks", "validate", "--format", "json"]);
+    let (sarif_code, sarif) = parse(&["hooks", "validate", "--format", "sarif"]);
+    (json_code, json, sarif_code, sarif)
+}
+
+#[test]
+fn json_and_sarif_agree_and_keep_their_shapes() {
+    for (tree, exit) in [("findings", 1), ("valid", 0), ("broken-json", 1), ("plugins", 1)] {
+        let (json_code, json, sarif_code, sarif) = formats(tree);
+        assert_eq!((json_code, sarif_code), (Some(exit), Some(exit)), "{tree}: the exit code is the format's");
+        assert_eq!(json["version"], 1);
+        let findings = json["findings"].as_array().unwrap();
+        let errors = findings.iter().filter(|f| f["severity"] == "error").count();
+        assert_eq!(json["summary"]["errors"], errors, "{tree}");
+        assert_eq!(errors > 0, exit == 1, "{tree}");
+        for finding in findings {
+            for key in ["file", "line", "column", "json_path", "rule", "severity", "message", "hint"] {
+                assert!(finding.get(key).is_some(), "{tree}: {key} in {finding}");
+            }
+        }
+
+        assert_eq!(sarif["version"], "2.1.0");
+        assert!(sarif["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+        let run = &sarif["runs"][0];
+        let driver = &run["tool"]["driver"];
+        assert_eq!(driver["name"], "hookmux");
+        assert!(driver["informationUri"].as_str().unwrap().starts_with("https://"));
+        let rules: Vec<&str> = driver["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+        let results = run["results"].as_array().unwrap();
+        let unsuppressed: Vec<_> = results.iter().filter(|r| r.get("suppressions").is_none()).collect();
+        assert_eq!(unsuppressed.len(), findings.len(), "{tree}: one result per finding");
+        for (result, finding) in unsuppressed.iter().zip(findings) {
+            let rule = result["ruleId"].as_str().unwrap();
+            assert_eq!(rule, finding["rule"], "{tree}: in the same order");
+            assert_eq!(rules[result["ruleIndex"].as_u64().unwrap() as usize], rule);
+            assert_eq!(result["level"], finding["severity"]);
+            assert!(result["message"]["text"].as_str().unwrap().starts_with(finding["message"].as_str().unwrap()));
+            let location = &result["locations"][0]["physicalLocation"];
+            let uri = location["artifactLocation"]["uri"].as_str().unwrap();
+            match location["artifactLocation"].get("uriBaseId") {
+                Some(base) => {
+                    assert_eq!(base, "%SRCROOT%");
+                    assert!(!uri.starts_with('/') && !uri.contains("://"), "{uri}");
+                    let root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().unwrap();
+                    // `[TREE]` stands for the folder (`/tmp/…`).
+                    assert!(root.starts_with("file://[TREE]/") && root.ends_with('/'), "{root}");
+                }
+                None => assert!(uri.starts_with("file://[TREE]/"), "{uri}"),
+            }
+            assert_eq!(location["region"]["startLine"], finding["line"]);
+            assert_eq!(location["region"]["startColumn"], finding["column"]);
+        }
+    }
+}

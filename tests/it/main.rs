@@ -21,6 +21,7 @@ mod docs;
 mod doctor;
 mod event_shape;
 mod gemini;
+mod hookmux_key;
 mod inspect;
 mod install;
 mod installed;

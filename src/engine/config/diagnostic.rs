@@ -1,24 +1,10 @@
 //! Problems found in a settings file, each with the file, the JSON path and what to do.
 
+pub use crate::engine::config::check::{Check, Severity};
 use crate::engine::config::jsonpath::{JsonPath, Segment};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -31,6 +17,8 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// Line and column when known without the path (a JSON syntax error).
     pub position: Option<(usize, usize)>,
+    /// The check that found it (its rule id); [`Check::InvalidShape`] unless set.
+    pub check: Check,
 }
 
 impl Diagnostic {
@@ -42,6 +30,7 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             position: None,
+            check: Check::InvalidShape,
         }
     }
 
@@ -53,11 +42,18 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             position: None,
+            check: Check::InvalidShape,
         }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// The check that found it.
+    pub fn check(mut self, check: Check) -> Diagnostic {
+        self.check = check;
         self
     }
 

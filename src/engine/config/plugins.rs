@@ -18,7 +18,7 @@
 //!   hooks written in `plugin.json` itself. Only `hooks` is read from them: a plugin cannot
 //!   switch off the user's hooks (`disableAllHooks`) or widen the http allow-lists.
 
-use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::diagnostic::{Check, Diagnostic};
 use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::settings::{FileState, Plugin, Scope, SettingsFile};
 use serde_json::Value;
@@ -48,7 +48,8 @@ pub fn load(
                         JsonPath::root().key("enabledPlugins").key(id),
                         format!("plugin `{id}` is enabled but {why}; its hooks do not run"),
                     )
-                    .with_hint(format!("install it: claude plugin install {id}")),
+                    .with_hint(format!("install it: claude plugin install {id}"))
+                    .check(Check::PluginNotInstalled),
                 );
             }
             return (files, notes);
@@ -67,17 +68,21 @@ pub fn load(
                         installed_path.display()
                     ),
                 )
-                .with_hint(format!("install it: claude plugin install {id}")),
+                .with_hint(format!("install it: claude plugin install {id}"))
+                .check(Check::PluginNotInstalled),
             );
             continue;
         };
         let install_path = record.get("installPath").and_then(Value::as_str).map(PathBuf::from);
         let Some(root) = local_marketplace_root(&marketplaces, &id).or(install_path) else {
-            notes.push(Diagnostic::warning(
-                &installed_path,
-                JsonPath::root().key("plugins").key(&id),
-                format!("plugin `{id}` has no `installPath`; its hooks do not run"),
-            ));
+            notes.push(
+                Diagnostic::warning(
+                    &installed_path,
+                    JsonPath::root().key("plugins").key(&id),
+                    format!("plugin `{id}` has no `installPath`; its hooks do not run"),
+                )
+                .check(Check::PluginNotInstalled),
+            );
             continue;
         };
         let plugin = Plugin {
@@ -177,15 +182,18 @@ fn hooks_files(plugin: &Plugin) -> Vec<SettingsFile> {
         read.push(key);
         let mut file = SettingsFile::load(&path, Scope::Plugin);
         if required && file.state == FileState::Missing {
-            file.diagnostics.push(Diagnostic::error(
-                &path,
-                JsonPath::root(),
-                format!(
-                    "plugin `{}` names this hooks file in {}, and it does not exist",
-                    plugin.id,
-                    manifest_path.display()
-                ),
-            ));
+            file.diagnostics.push(
+                Diagnostic::error(
+                    &path,
+                    JsonPath::root(),
+                    format!(
+                        "plugin `{}` names this hooks file in {}, and it does not exist",
+                        plugin.id,
+                        manifest_path.display()
+                    ),
+                )
+                .check(Check::MissingFile),
+            );
         }
         files.push(file);
     };

@@ -1,7 +1,7 @@
 //! One settings file, read the way Claude Code reads it: every malformed entry is reported with
 //! its JSON path and skipped, and the rest of the file is kept.
 
-use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::diagnostic::{Check, Diagnostic};
 use crate::engine::config::jsonpath::JsonPath;
 use hookmux_sdk::HookEvent;
 use serde_json::{Map, Value};
@@ -272,7 +272,8 @@ impl SettingsFile {
                 JsonPath::root(),
                 format!("cannot read the file: {reason}; its hooks are not used"),
             )
-            .with_hint("check the file's permissions"),
+            .with_hint("check the file's permissions")
+            .check(Check::UnreadableFile),
         );
         file
     }
@@ -289,11 +290,10 @@ impl SettingsFile {
                 let _ = err;
                 let mut file = SettingsFile::empty(path.to_path_buf(), scope, FileState::Loaded);
                 file.text = Some(text.to_string());
-                file.diagnostics.push(Diagnostic::warning(
-                    path,
-                    JsonPath::root(),
-                    "the file is empty; it sets nothing",
-                ));
+                file.diagnostics.push(
+                    Diagnostic::warning(path, JsonPath::root(), "the file is empty; it sets nothing")
+                        .check(Check::EmptyFile),
+                );
                 return file;
             }
             Err(err) => {
@@ -316,7 +316,8 @@ impl SettingsFile {
         file.text = Some(text.to_string());
         file.diagnostics.push(
             Diagnostic::error(path, JsonPath::root(), format!("{reason}; none of this file's hooks are used"))
-                .with_hint("fix the file; until then none of its hooks run"),
+                .with_hint("fix the file; until then none of its hooks run")
+                .check(Check::InvalidJson),
         );
         file
     }
@@ -437,7 +438,9 @@ impl Reader<'_> {
                 };
                 let count = value.as_array().map(|groups| count_handlers(groups)).unwrap_or(0);
                 self.file.skipped += count;
-                self.error(path, format!("unknown hook event `{name}`; its hooks are skipped")).hint = Some(hint);
+                let diagnostic = self.error(path, format!("unknown hook event `{name}`; its hooks are skipped"));
+                diagnostic.hint = Some(hint);
+                diagnostic.check = Check::InvalidEventName;
                 continue;
             };
             let Value::Array(groups) = value else {
@@ -500,8 +503,12 @@ impl Reader<'_> {
             }
             Err((at, message, hint)) => {
                 self.file.skipped += 1;
+                let unknown_type = message.starts_with("unknown handler type");
                 let diagnostic = self.error(at, format!("{message}; this handler is skipped"));
                 diagnostic.hint = hint;
+                if unknown_type {
+                    diagnostic.check = Check::UnknownHandlerType;
+                }
                 None
             }
         }

@@ -13,7 +13,7 @@
 //! on purpose (`--settings`, an entry) that cannot be read is an error, where a discovered file
 //! that is not there is normal.
 
-use crate::engine::config::diagnostic::Diagnostic;
+use crate::engine::config::diagnostic::{Check, Diagnostic};
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::plugins;
@@ -201,7 +201,8 @@ impl Sources {
                             looked.join(", ")
                         ),
                     )
-                    .with_hint("run the host from the project, or set CLAUDE_PROJECT_DIR; `hookmux install claude` writes the entry"),
+                    .with_hint("run the host from the project, or set CLAUDE_PROJECT_DIR; `hookmux install claude` writes the entry")
+                    .check(Check::NoInstalledEntry),
                 );
             }
         }
@@ -254,10 +255,11 @@ fn set_aside_project_files(files: &mut [SettingsFile], root: Option<&Path>) -> O
 fn require(file: &mut SettingsFile, named_by: &str) {
     if file.state == FileState::Missing {
         let message = format!("the file does not exist ({named_by}); its hooks do not run");
-        file.diagnostics
-            .push(Diagnostic::error(&file.path, JsonPath::root(), message).with_hint(
-                "restore it, or remove what names it; `hookmux uninstall claude` puts installed hooks back",
-            ));
+        file.diagnostics.push(
+            Diagnostic::error(&file.path, JsonPath::root(), message)
+                .with_hint("restore it, or remove what names it; `hookmux uninstall claude` puts installed hooks back")
+                .check(Check::MissingFile),
+        );
     }
 }
 
@@ -290,9 +292,11 @@ impl Follower<'_> {
                     "this hookmux entry names {} again, which leads back here: a loop; it is not followed",
                     target.display()
                 );
-                out[index]
-                    .diagnostics
-                    .push(Diagnostic::error(&path, at, message).with_hint("remove the entry from one of the files"));
+                out[index].diagnostics.push(
+                    Diagnostic::error(&path, at, message)
+                        .with_hint("remove the entry from one of the files")
+                        .check(Check::EntryLoop),
+                );
                 continue;
             }
             if !self.loaded.insert(target_key) {
