@@ -105,6 +105,10 @@ enum HooksCommand {
         /// How to print the findings: text for people, json for tools, sarif for code scanning.
         #[arg(long, value_enum, default_value_t = commands::validate::Format::Text)]
         format: commands::validate::Format,
+        /// Report what the files' `"$hookmux": {"ignore": [...]}` silence too: for reviewing a
+        /// repository whose settings you do not trust to silence their own findings.
+        #[arg(long)]
+        no_ignore: bool,
     },
 }
 
@@ -280,8 +284,8 @@ pub fn main() -> ExitCode {
         Command::Dispatch(args) => Ok(args.run()),
         Command::DryRun { settings, exec, json, fixtures } => commands::dry_run::run(settings, exec, json, &fixtures),
         Command::Hooks { command: HooksCommand::List { settings, json } } => commands::list::run(settings, json),
-        Command::Hooks { command: HooksCommand::Validate { settings, format } } => {
-            commands::validate::run(settings, format)
+        Command::Hooks { command: HooksCommand::Validate { settings, format, no_ignore } } => {
+            commands::validate::run(settings, format, no_ignore)
         }
         Command::Install { host: InstallHost::Claude { scope, dry_run } } => {
             commands::install::install_claude(scope, dry_run)

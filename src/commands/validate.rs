@@ -37,13 +37,20 @@ pub enum Format {
     Sarif,
 }
 
-/// `hookmux hooks validate [--settings PATH]… [--format text|json|sarif]`.
-pub fn run(settings: Vec<PathBuf>, format: Format) -> anyhow::Result<ExitCode> {
+/// `hookmux hooks validate [--settings PATH]… [--format text|json|sarif] [--no-ignore]`.
+/// `no_ignore` reports what the files' `$hookmux.ignore` silence as findings: a repository's
+/// own settings can silence their own findings, and a reviewer of that repository should not
+/// have to trust it.
+pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::Result<ExitCode> {
     let env = Env::from_process();
     let (sources, root) = super::inspected_sources(&env, settings);
     let home = env.path("HOME");
     let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
-    let report = validate::report(&sources, &cx);
+    let mut report = validate::report(&sources, &cx);
+    if no_ignore {
+        let silenced = std::mem::take(&mut report.silenced);
+        report.findings.extend(silenced);
+    }
     let mut out = anstream::stdout();
     match format {
         Format::Text => text(&mut out, &sources, &report, &Paths::new(home.clone()))?,

@@ -87,6 +87,13 @@ fn ignore_silences_its_own_files_findings_only() {
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     assert!(results.iter().all(|r| r["suppressions"][0]["kind"] == "inSource"), "{results:?}");
+
+    // `--no-ignore`: a reviewer of the repository sees what it silenced, and the error fails.
+    let out = hookmux(dir.path(), &["hooks", "validate", "--settings", &quiet, "--no-ignore", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(json["findings"].as_array().unwrap().len(), 2, "{}", out.stdout);
+    assert_eq!(json["summary"]["silenced"], 0);
+    assert_eq!(out.code, Some(1));
 }
 
 #[test]
