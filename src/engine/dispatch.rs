@@ -327,13 +327,7 @@ impl Collected {
                     }
                     let outcome = outcome::classify(&raw, kind, &label, planned.timeout);
                     if let Some(traced) = traced.as_mut() {
-                        let sizes = (
-                            raw.stdout.len() as u64 + raw.stdout_dropped,
-                            raw.stderr.len() as u64 + raw.stderr_dropped,
-                        );
-                        let output =
-                            (self.trace == Some(TraceMode::Full)).then_some((&raw.stdout[..], &raw.stderr[..]));
-                        traced.ran(raw.exit_code, raw.wall, &outcome, kind, sizes, raw.unterminated, output);
+                        traced.ran(&raw, &outcome, kind, self.trace == Some(TraceMode::Full));
                     }
                     HandlerRun { exit_code: raw.exit_code, wall: raw.wall, outcome: Some(outcome), note: None }
                 }

@@ -6,6 +6,7 @@
 
 use crate::engine::config::settings::{FileState, SettingsFile, TraceMode};
 use crate::engine::config::sources::Sources;
+use crate::engine::execute::RawOutput;
 use crate::engine::select::matcher::Verdict as MatchVerdict;
 use crate::engine::select::plan::{Dropped, Plan, Planned, Runner};
 use crate::engine::verdict::combine::{Combined, Permission};
@@ -320,26 +321,18 @@ impl HookTrace {
         }
     }
 
-    /// How it ran. `output`: its stdout and stderr, kept under [`TraceMode::Full`].
-    pub fn ran(
-        &mut self,
-        exit: Option<i32>,
-        wall: Duration,
-        outcome: &Outcome,
-        event: HookEvent,
-        sizes: (u64, u64),
-        lingered: bool,
-        output: Option<(&[u8], &[u8])>,
-    ) {
-        self.exit = exit;
-        self.wall_ms = millis(wall);
+    /// How it ran; under [`TraceMode::Full`] (`full`), with its stdout and stderr.
+    pub fn ran(&mut self, raw: &RawOutput, outcome: &Outcome, event: HookEvent, full: bool) {
+        self.exit = raw.exit_code;
+        self.wall_ms = millis(raw.wall);
         self.decision = outcome_decision(outcome, event).to_string();
         self.timed_out = matches!(outcome, Outcome::Cancelled { .. });
-        self.lingered = lingered;
-        (self.stdout_bytes, self.stderr_bytes) = sizes;
-        if let Some((stdout, stderr)) = output {
-            self.stdout = Some(capped(stdout));
-            self.stderr = Some(capped(stderr));
+        self.lingered = raw.unterminated;
+        self.stdout_bytes = raw.stdout.len() as u64 + raw.stdout_dropped;
+        self.stderr_bytes = raw.stderr.len() as u64 + raw.stderr_dropped;
+        if full {
+            self.stdout = Some(capped(&raw.stdout));
+            self.stderr = Some(capped(&raw.stderr));
         }
     }
 }
