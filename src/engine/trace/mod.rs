@@ -189,3 +189,63 @@ fn cut(text: &mut String, max: usize) {
         text.truncate(end);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::config::settings::SettingsFile;
+    use record::{GroupTrace, HookTrace};
+    use std::path::Path;
+
+    fn sources(files: &[(Scope, &str)]) -> Sources {
+        Sources::from_files(
+            files.iter().map(|(scope, text)| SettingsFile::parse(Path::new("s.json"), *scope, text)).collect(),
+        )
+    }
+
+    #[test]
+    fn the_variable_wins_then_the_users_settings_and_never_the_projects() {
+        let off = r#"{"$hookmux": {"trace": false}}"#;
+        let full = r#"{"$hookmux": {"trace": "full", "ignore": ["X1"]}}"#;
+        let none = Env::empty();
+        assert_eq!(mode(&none, &sources(&[])), TraceMode::On);
+        assert_eq!(mode(&none, &sources(&[(Scope::User, off)])), TraceMode::Off);
+        assert_eq!(mode(&none, &sources(&[(Scope::Project, off), (Scope::Local, off)])), TraceMode::On);
+        assert_eq!(mode(&none, &sources(&[(Scope::User, off), (Scope::Managed, full)])), TraceMode::Full);
+        for (value, want) in
+            [("0", TraceMode::Off), ("off", TraceMode::Off), ("full", TraceMode::Full), ("1", TraceMode::On)]
+        {
+            let env: Env = [(TRACE_VAR, value)].into_iter().collect();
+            assert_eq!(mode(&env, &sources(&[(Scope::User, off)])), want, "{value}");
+        }
+        // `$hookmux` is not hooks, and another key of it is not dispatch's business.
+        let file = SettingsFile::parse(Path::new("s.json"), Scope::User, full);
+        assert!(file.hooks.is_empty() && file.diagnostics.is_empty(), "{:?}", file.diagnostics);
+    }
+
+    #[test]
+    fn a_record_too_large_for_a_line_loses_detail_not_its_answer() {
+        let mut record = Record {
+            v: record::FORMAT,
+            event: Some("PreToolUse".into()),
+            tool_use_id: Some("toolu_1".into()),
+            input: Some(serde_json::json!({"content": "é".repeat(100_000)})),
+            ..Record::default()
+        };
+        record.answer.decision = "deny".into();
+        record.groups = (0..5000)
+            .map(|n| GroupTrace {
+                file: format!("/p/{n}.json"),
+                at: "hooks.PreToolUse[0]".into(),
+                ..GroupTrace::default()
+            })
+            .collect();
+        record.hooks = (0..400).map(|_| HookTrace { name: "ü".repeat(1000), ..HookTrace::default() }).collect();
+        let line = line(&mut record, 64 * 1024).expect("a line");
+        assert!(line.len() <= 64 * 1024 && line.ends_with('\n'));
+        let back: Record = serde_json::from_str(&line).unwrap();
+        assert!(back.truncated);
+        assert_eq!((back.answer.decision.as_str(), back.tool_use_id.as_deref()), ("deny", Some("toolu_1")));
+        assert!(back.input.is_none());
+    }
+}
