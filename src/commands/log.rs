@@ -231,6 +231,7 @@ fn event_rows(table: &mut Table, record: &Record, filter: &Filter) {
     if hooks.is_empty() {
         let why = match (&record.problem, record.skipped.len(), record.groups.iter().any(|g| g.matched)) {
             (Some(problem), _, _) => problem.clone(),
+            (None, 0, false) if record.groups.is_empty() => "no hooks for this event".to_string(),
             (None, 0, false) => "no hook matched".to_string(),
             (None, 0, true) => "no hook ran".to_string(),
             (None, n, _) => format!("no hook ran ({n} skipped by `if`: `hookmux log why` says why)"),
