@@ -6,10 +6,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use hookmux::engine::dispatch::{DispatchOptions, World};
+use hookmux::engine::trace::{Record, Recorder, TraceMode};
 use hookmux::host::{self, Host};
 use hookmux_sdk::Env;
 use std::hint::black_box;
 use std::path::Path;
+use std::time::{Instant, SystemTime};
 
 fn nomatch() -> String {
     let groups: Vec<String> = (0..20)
@@ -66,6 +68,19 @@ fn benches(c: &mut Criterion) {
             });
         }
     }
+    // The trace's own part alone, without the handlers' thread scheduling around it: prepare the
+    // folder, serialize the builtins dispatch's record, append it under the lock.
+    let line = std::fs::read_to_string(root.join("trace/trace.jsonl")).unwrap();
+    let record: Record = serde_json::from_str(line.lines().last().unwrap()).unwrap();
+    let mut env: Env = [("HOME", root.as_os_str())].into_iter().collect();
+    env.set("HOOKMUX_TRACE_DIR", root.join("trace"));
+    group.bench_function("the trace line alone (builtins' record)", |b| {
+        b.iter(|| {
+            let recorder = Recorder::default();
+            recorder.start(&env, TraceMode::On, black_box(record.clone()), (SystemTime::now(), Instant::now()));
+            recorder.finish("claude", 0, "{}", "");
+        })
+    });
     group.finish();
     let lines = std::fs::read_to_string(root.join("trace/trace.jsonl")).map(|t| t.lines().count()).unwrap_or(0);
     eprintln!("trace lines in the current file: {lines}");
