@@ -36,11 +36,43 @@ fn store(env: &Env) -> anyhow::Result<Store> {
 }
 
 fn entries(store: &Store) -> Vec<Entry> {
-    store
-        .lines()
-        .into_iter()
-        .filter_map(|line| serde_json::from_str::<Record>(&line).ok().map(|record| Entry { line, record }))
-        .collect()
+    store.lines().into_iter().filter_map(|line| read(&line).map(|record| Entry { line, record })).collect()
+}
+
+/// A line as a record, with every control character in its text written out (`\u{1b}`): tool
+/// names come from the model and commands from a cloned repository's settings, and neither may
+/// drive the terminal `log` prints to.
+fn read(line: &str) -> Option<Record> {
+    let mut value: serde_json::Value = serde_json::from_str(line).ok()?;
+    defang(&mut value);
+    serde_json::from_value(value).ok()
+}
+
+fn defang(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let Some(clean) = written_out(text) {
+                *text = clean;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(defang),
+        serde_json::Value::Object(map) => {
+            // The event itself (`HOOKMUX_TRACE=full`) has keys the model chose.
+            if map.keys().any(|key| written_out(key).is_some()) {
+                *map = std::mem::take(map).into_iter().map(|(k, v)| (written_out(&k).unwrap_or(k), v)).collect();
+            }
+            map.values_mut().for_each(defang);
+        }
+        _ => {}
+    }
+}
+
+/// `text` with its control characters but newlines written out, when it has any.
+fn written_out(text: &str) -> Option<String> {
+    let control = |c: char| c.is_control() && c != '\n';
+    text.chars().any(control).then(|| {
+        text.chars().map(|c| if control(c) { format!("\\u{{{:x}}}", u32::from(c)) } else { c.to_string() }).collect()
+    })
 }
 
 fn when(record: &Record) -> Option<SystemTime> {
@@ -115,7 +147,7 @@ pub fn timeline(filter: &Filter, follow: bool, as_json: bool) -> anyhow::Result<
     if follow {
         let later = Filter { since: None, ..filter.clone() };
         store.follow(Duration::from_millis(200), |line| {
-            let Ok(record) = serde_json::from_str::<Record>(line) else { return true };
+            let Some(record) = read(line) else { return true };
             if !later.admits(&record, SystemTime::now()) {
                 return true;
             }
@@ -578,6 +610,16 @@ mod tests {
         assert_eq!(percentile(&values, 95), 19.0);
         assert_eq!(percentile(&[3.0], 95), 3.0);
         assert_eq!(percentile(&[], 50), 0.0);
+    }
+
+    #[test]
+    fn control_characters_are_written_out() {
+        let line =
+            r#"{"hooks":[{"name":"echo \u001b]0;owned\u0007 \u009b31m"}],"notices":["a\nb"],"input":{"\u001bk":1}}"#;
+        let record = read(line).unwrap();
+        assert_eq!(record.input.unwrap().as_object().unwrap().keys().next().unwrap(), "\\u{1b}k");
+        assert_eq!(record.hooks[0].name, "echo \\u{1b}]0;owned\\u{7} \\u{9b}31m");
+        assert_eq!(record.notices, ["a\nb"]);
     }
 
     #[test]
