@@ -366,3 +366,24 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
     assert_eq!(out.code, Some(0));
     assert!(out.stderr.contains("dispatches are not traced"), "{}", out.stderr);
 }
+
+#[test]
+fn a_hook_that_times_out_or_fails_is_counted_so() {
+    let session = Session::new(json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "sleep 5", "timeout": 0.3},
+        {"type": "command", "command": "echo broken >&2; exit 1"}
+    ]}]}}));
+    session.dispatch(&event(&session, "Stop", json!({})));
+    let record = &session.records()[0];
+    let hooks = record["hooks"].as_array().unwrap();
+    assert_eq!((hooks[0]["decision"].as_str(), hooks[0]["timed_out"].as_bool()), (Some("timeout"), Some(true)));
+    assert_eq!((hooks[1]["decision"].as_str(), hooks[1]["exit"].as_i64()), (Some("error"), Some(1)));
+    let stats = session.hookmux(["log", "stats", "--json"]).run().json();
+    let by_name = |name: &str| stats.as_array().unwrap().iter().find(|h| h["name"] == name).unwrap().clone();
+    assert_eq!(by_name("sleep 5")["timeouts"], 1);
+    assert_eq!(by_name("echo broken >&2; exit 1")["errors"], 1);
+    let timeline = session.show(&["log"]);
+    assert!(timeline.contains("timeout") && timeline.contains("answer"), "{timeline}");
+    let why = session.show(&["log", "why", "--last"]);
+    assert!(why.contains("timed out") && why.contains("exit 1, 7 bytes on stderr"), "{why}");
+}
