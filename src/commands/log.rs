@@ -29,10 +29,17 @@ struct Entry {
     record: Record,
 }
 
+/// The trace to read: one dispatch would write to. A folder dispatch would not write to (a link,
+/// another user's, one others can write into) is not read either: what is in it may not be what
+/// dispatch wrote.
 fn store(env: &Env) -> anyhow::Result<Store> {
-    Store::locate(env).ok_or_else(|| {
+    let store = Store::locate(env).ok_or_else(|| {
         anyhow::anyhow!("no state folder: set HOME, XDG_STATE_HOME or HOOKMUX_TRACE_DIR to where the trace is")
-    })
+    })?;
+    if std::fs::symlink_metadata(&store.dir).is_ok() {
+        hookmux_handlers::safe_fs::check_private_dir(&store.dir)?;
+    }
+    Ok(store)
 }
 
 fn entries(store: &Store) -> Vec<Entry> {
@@ -236,7 +243,14 @@ fn write_timeline(out: &mut impl Write, records: &[&Record], filter: &Filter) ->
         if records.len() == 1 { "1 dispatch".to_string() } else { format!("{} dispatches", records.len()) };
     writeln!(out, "{BOLD}{heading}{BOLD:#} {DIM}· {} · {dispatches} · from {day}, times UTC{DIM:#}", first.host)?;
     let mut table = Table::new();
+    let mut session = None;
     for record in records {
+        // Dispatches of several sessions (`--since`): a line where the session changes.
+        if sessions.len() > 1 && session != Some(&record.session) {
+            session = Some(&record.session);
+            let name = record.session.as_deref().unwrap_or("(none)");
+            table.note(0, format!("── session {name} ({})", record.host), DIM);
+        }
         event_rows(&mut table, record, filter);
     }
     table.write(out, "")

@@ -195,6 +195,21 @@ fn log_renders_what_real_dispatches_did() {
     let unknown = session.hookmux(["log", "why", "toolu_nope"]).run();
     assert_eq!(unknown.code, Some(1));
     assert!(unknown.stdout.contains("No traced dispatch has tool-use id `toolu_nope`"), "{}", unknown.stdout);
+    // Two sessions within `--since`: each has its heading.
+    let mut other = event(&session, "Stop", json!({}));
+    other["session_id"] = "second-session".into();
+    session.dispatch(&other);
+    let both = session.show(&["log", "--since", "1h"]);
+    assert!(both.starts_with("2 sessions") && both.contains(&format!("── session {SESSION} (claude)")), "{both}");
+    assert!(both.contains("── session second-session (claude)"), "{both}");
+    assert!(session.show(&["log"]).starts_with("session second-session"), "the latest session by default");
+
+    // A trace folder others can write into is not read: its lines may not be dispatch's.
+    std::fs::set_permissions(session.trace_dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = session.hookmux(["log"]).run();
+    assert_eq!(refused.code, Some(1));
+    assert!(refused.stderr.contains("others can write into it"), "{}", refused.stderr);
+
     let empty = Session::new(json!({}));
     let none = empty.show(&["log"]);
     assert!(none.contains("No dispatch traced yet in ~/.local/state/hookmux/trace"), "{none}");
