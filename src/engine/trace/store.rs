@@ -6,7 +6,8 @@
 //! side). Each write holds an exclusive `flock` on the folder's `.lock` file for as long as it
 //! checks the size, rotates when the line would not fit, and appends the line with one `write`
 //! on an `O_APPEND` file: no line is torn, interleaved or lost to a rename, and the folder never
-//! holds more than `KEEP` files of at most the size limit each.
+//! holds more than `KEEP` files of at most the size limit each. A write waits for the lock at
+//! most [`LOCK_WAIT`], then drops its line.
 
 use hookmux_handlers::safe_fs;
 use hookmux_sdk::Env;
@@ -15,6 +16,7 @@ use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The size one trace file grows to before it is rotated.
 pub const DEFAULT_FILE_BYTES: u64 = 8 * 1024 * 1024;
@@ -120,7 +122,7 @@ impl Store {
 
     /// Follows the current file from its end: calls `each` with every line appended from now
     /// on, across rotations, until `each` returns false.
-    pub fn follow(&self, poll: std::time::Duration, mut each: impl FnMut(&str) -> bool) -> io::Result<()> {
+    pub fn follow(&self, poll: Duration, mut each: impl FnMut(&str) -> bool) -> io::Result<()> {
         let mut at = Position::open_at_end(&self.file(0));
         let mut pending = String::new();
         loop {
@@ -188,19 +190,35 @@ fn private_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
         .map_err(|err| io::Error::new(err.kind(), format!("cannot write {}: {err}", path.display())))
 }
 
+/// The longest a write waits for the lock: the lock is held for microseconds, and a holder that
+/// is stopped (a dispatch suspended at a terminal) must not hold every later dispatch up.
+pub const LOCK_WAIT: Duration = Duration::from_millis(250);
+
 /// An exclusive `flock`, released when dropped (and by the system when the process ends).
 struct Flock<'f>(&'f File);
 
 impl<'f> Flock<'f> {
+    /// Waits at most [`LOCK_WAIT`]; then the line is not written.
     fn exclusive(file: &'f File) -> io::Result<Flock<'f>> {
+        let deadline = Instant::now() + LOCK_WAIT;
         loop {
             // SAFETY: flock on a file descriptor this `File` owns; no memory is passed.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
                 return Ok(Flock(file));
             }
             let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(err);
+            match err.kind() {
+                io::ErrorKind::Interrupted => continue,
+                io::ErrorKind::WouldBlock if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_micros(50));
+                }
+                io::ErrorKind::WouldBlock => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the trace stayed locked; the line was dropped",
+                    ))
+                }
+                _ => return Err(err),
             }
         }
     }
@@ -248,6 +266,22 @@ mod tests {
         assert_eq!(*numbers.last().unwrap(), 999);
         assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "no line lost between the kept ones");
         assert_eq!(std::fs::metadata(&store.dir).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+
+    #[test]
+    fn a_held_lock_delays_a_write_a_bounded_time_then_drops_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store(dir.path(), 4096);
+        store.prepare().unwrap();
+        store.append(b"{\"n\":1}\n").unwrap();
+        let lock = File::create(store.dir.join(".lock")).unwrap();
+        let held = Flock::exclusive(&lock).unwrap();
+        // Another open file description of the lock file: flock locks are per description.
+        let err = store.append(b"{\"n\":2}\n").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        drop(held);
+        store.append(b"{\"n\":3}\n").unwrap();
+        assert_eq!(store.lines(), ["{\"n\":1}", "{\"n\":3}"]);
     }
 
     #[test]
