@@ -370,6 +370,22 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
     assert!(!second.stderr.contains("not traced"), "told once per session: {}", second.stderr);
     assert_eq!(std::fs::read_dir(&open).unwrap().count(), 0);
 
+    // A private folder without write permission (0500) is the same.
+    let read_only = session.root().join("read-only");
+    std::fs::create_dir(&read_only).unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o500)).unwrap();
+    let out = session
+        .hookmux(["dispatch"])
+        .env("HOOKMUX_TRACE_DIR", &read_only)
+        .env("TMPDIR", session.root())
+        .stdin(write.to_string())
+        .unprivileged()
+        .run();
+    assert_eq!(out.json()["hookSpecificOutput"], traced.json()["hookSpecificOutput"]);
+    assert!(out.stderr.contains(&format!("cannot write into {}", read_only.display())), "{}", out.stderr);
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert_eq!(std::fs::read_dir(&read_only).unwrap().count(), 0);
+
     // A folder that cannot be made (a file in its way) is the same.
     let blocked = session.root().join("a-file");
     std::fs::write(&blocked, "").unwrap();

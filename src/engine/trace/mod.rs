@@ -66,6 +66,8 @@ pub struct Recorder {
 struct Pending {
     record: Record,
     store: Store,
+    /// The trace's lock file, opened when the folder was checked.
+    lock: std::fs::File,
     mode: TraceMode,
     started: Instant,
 }
@@ -78,12 +80,15 @@ impl Recorder {
             return;
         }
         let Some(store) = Store::locate(env) else { return };
-        if let Err(err) = store.prepare() {
-            *lock(&self.problem) = Some(err.to_string());
-            return;
-        }
+        let file = match store.prepare() {
+            Ok(file) => file,
+            Err(err) => {
+                *lock(&self.problem) = Some(err.to_string());
+                return;
+            }
+        };
         record.time = humantime::format_rfc3339_millis(started.0).to_string();
-        *lock(&self.pending) = Some(Pending { record, store, mode, started: started.1 });
+        *lock(&self.pending) = Some(Pending { record, store, lock: file, mode, started: started.1 });
     }
 
     /// The mode of the trace under way, if one is.
@@ -107,7 +112,9 @@ impl Recorder {
     /// checked at the start, and a write that fails now (a full disk) is not worth failing or
     /// slowing the answer for.
     pub fn finish(&self, host: &str, exit: i32, stdout: &str, stderr: &str) {
-        let Some(Pending { mut record, store, mode, started }) = lock(&self.pending).take() else { return };
+        let Some(Pending { mut record, store, lock: file, mode, started }) = lock(&self.pending).take() else {
+            return;
+        };
         record.host = host.to_string();
         record.answer.exit = exit;
         record.answer.stdout_bytes = stdout.len() as u64;
@@ -119,7 +126,7 @@ impl Recorder {
         record.wall_ms = record::millis(started.elapsed());
         let limit = MAX_LINE.min(usize::try_from(store.file_bytes / 2).unwrap_or(MAX_LINE));
         if let Some(line) = line(&mut record, limit) {
-            let _ = store.append(line.as_bytes());
+            let _ = store.append(&file, line.as_bytes());
         }
     }
 }

@@ -67,17 +67,24 @@ impl Store {
         }
     }
 
-    /// Makes the folder (private to the user) ready for writing. An error names the folder and
-    /// what to do.
-    pub fn prepare(&self) -> io::Result<()> {
-        safe_fs::private_dir(&self.dir)
+    /// Makes the folder (private to the user) ready for writing and opens its lock file, which
+    /// [`Store::append`] takes. An error names the folder and what to do.
+    pub fn prepare(&self) -> io::Result<File> {
+        safe_fs::private_dir(&self.dir)?;
+        let dir = std::ffi::CString::new(self.dir.as_os_str().as_encoded_bytes())
+            .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
+        // SAFETY: access reads a NUL-terminated path that lives across the call.
+        if unsafe { libc::access(dir.as_ptr(), libc::W_OK) } != 0 {
+            let err = io::Error::last_os_error();
+            return Err(io::Error::new(err.kind(), format!("cannot write into {}: {err}", self.dir.display())));
+        }
+        private_file(OpenOptions::new().read(true).write(true).create(true), &self.dir.join(".lock"))
     }
 
-    /// Appends one line (`line` ends with a newline), rotating first when it would take the
-    /// current file past the limit.
-    pub fn append(&self, line: &[u8]) -> io::Result<()> {
-        let lock = private_file(OpenOptions::new().read(true).write(true).create(true), &self.dir.join(".lock"))?;
-        let _held = Flock::exclusive(&lock)?;
+    /// Appends one line (`line` ends with a newline) under `lock` (from [`Store::prepare`]),
+    /// rotating first when it would take the current file past the limit.
+    pub fn append(&self, lock: &File, line: &[u8]) -> io::Result<()> {
+        let _held = Flock::exclusive(lock)?;
         let mut file = private_file(OpenOptions::new().append(true).create(true), &self.file(0))?;
         let size = file.metadata()?.len();
         if size > 0 && size + line.len() as u64 > self.file_bytes {
@@ -244,10 +251,10 @@ mod tests {
     fn rotation_keeps_the_folder_within_its_bound_and_loses_no_recent_line() {
         let dir = tempfile::tempdir().unwrap();
         let store = store(dir.path(), 4096);
-        store.prepare().unwrap();
+        let lock = store.prepare().unwrap();
         let line = |n: usize| format!("{{\"n\":{n},\"pad\":\"{}\"}}\n", "x".repeat(100));
         for n in 0..1000 {
-            store.append(line(n).as_bytes()).unwrap();
+            store.append(&lock, line(n).as_bytes()).unwrap();
         }
         let total: u64 = (0..KEEP + 2).filter_map(|n| std::fs::metadata(store.file(n)).ok()).map(|m| m.len()).sum();
         assert!(total <= store.bound(), "{total} bytes in the folder, bound {}", store.bound());
@@ -272,15 +279,15 @@ mod tests {
     fn a_held_lock_delays_a_write_a_bounded_time_then_drops_the_line() {
         let dir = tempfile::tempdir().unwrap();
         let store = store(dir.path(), 4096);
-        store.prepare().unwrap();
-        store.append(b"{\"n\":1}\n").unwrap();
-        let lock = File::create(store.dir.join(".lock")).unwrap();
-        let held = Flock::exclusive(&lock).unwrap();
-        // Another open file description of the lock file: flock locks are per description.
-        let err = store.append(b"{\"n\":2}\n").unwrap_err();
+        let lock = store.prepare().unwrap();
+        store.append(&lock, b"{\"n\":1}\n").unwrap();
+        // Another dispatch's: flock locks belong to an open file description.
+        let other = store.prepare().unwrap();
+        let held = Flock::exclusive(&other).unwrap();
+        let err = store.append(&lock, b"{\"n\":2}\n").unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::TimedOut);
         drop(held);
-        store.append(b"{\"n\":3}\n").unwrap();
+        store.append(&lock, b"{\"n\":3}\n").unwrap();
         assert_eq!(store.lines(), ["{\"n\":1}", "{\"n\":3}"]);
     }
 
@@ -288,11 +295,11 @@ mod tests {
     fn a_link_in_place_of_the_trace_file_is_not_written_through() {
         let dir = tempfile::tempdir().unwrap();
         let store = store(dir.path(), 4096);
-        store.prepare().unwrap();
+        let lock = store.prepare().unwrap();
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "precious\n").unwrap();
         std::os::unix::fs::symlink(&victim, store.file(0)).unwrap();
-        assert!(store.append(b"{}\n").is_err());
+        assert!(store.append(&lock, b"{}\n").is_err());
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     }
 
