@@ -112,6 +112,54 @@ enum HooksCommand {
     },
 }
 
+/// Which traced dispatches `hookmux log` shows.
+#[derive(clap::Args, Debug, Clone)]
+struct LogFilter {
+    /// This session (its id, or the start of it); default: the latest session.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// Only dispatches this recent (`10m`, `2h`, `1day`), of every session unless `--session`.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    since: Option<std::time::Duration>,
+    /// Only this event (`PreToolUse`, `Stop`, …).
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// Only the hooks whose name (a built-in's name, else the command) holds this text.
+    #[arg(long, value_name = "NAME")]
+    hook: Option<String>,
+}
+
+impl From<LogFilter> for commands::log::Filter {
+    fn from(LogFilter { session, since, event, hook }: LogFilter) -> Self {
+        commands::log::Filter { session, since, event, hook }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+enum LogCommand {
+    /// Explain one event: every group and whether it matched (and why not), every hook and
+    /// what it decided, the answer.
+    Why {
+        /// The tool call's id (`tool_use_id`), or the start of it.
+        #[arg(value_name = "TOOL_USE_ID", required_unless_present = "last")]
+        tool_use_id: Option<String>,
+        /// The latest dispatch traced.
+        #[arg(long, conflicts_with = "tool_use_id")]
+        last: bool,
+        /// Print the trace's JSON lines instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Per hook: calls, blocks, errors, timeouts, p50/p95/max wall time; the slowest first.
+    Stats {
+        #[command(flatten)]
+        filter: LogFilter,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
 #[derive(Subcommand, Debug)]
 enum InstallHost {
     /// Claude Code: move a settings file's hooks to a hooks file beside it, dispatched by one
@@ -232,6 +280,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// What dispatch did in real sessions: the latest session as a timeline, one line per hook
+    /// run (from the trace; see `HOOKMUX_TRACE`).
+    #[command(args_conflicts_with_subcommands = true)]
+    Log {
+        #[command(subcommand)]
+        command: Option<LogCommand>,
+        #[command(flatten)]
+        filter: LogFilter,
+        /// Keep showing dispatches as they are traced.
+        #[arg(long)]
+        follow: bool,
+        /// Print the trace's JSON lines instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish) on stdout.
     Completions {
         /// The shell to complete in.
@@ -304,6 +367,13 @@ pub fn main() -> ExitCode {
             commands::install::uninstall_copilot(scope, dry_run)
         }
         Command::Doctor { json } => commands::doctor::run(json),
+        Command::Log { command: None, filter, follow, json } => commands::log::timeline(&filter.into(), follow, json),
+        Command::Log { command: Some(LogCommand::Why { tool_use_id, last, json }), .. } => {
+            commands::log::why(tool_use_id.as_deref(), last, json)
+        }
+        Command::Log { command: Some(LogCommand::Stats { filter, json }), .. } => {
+            commands::log::stats(&filter.into(), json)
+        }
         Command::Completions { shell } => commands::completions::run(shell, command()),
         Command::Man { dir } => commands::man::run(dir.as_deref(), command()),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`

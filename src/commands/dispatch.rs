@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 /// `hookmux dispatch`: exit 0 unless an event blocks by exit code only.
 pub fn run(options: DispatchOptions, host: Host) -> ExitCode {
-    let world = World { env: Env::from_process(), cwd: super::process_cwd() };
+    let world = World::new(Env::from_process(), super::process_cwd());
     let stdin = super::read_stdin();
     let encoded = host::dispatch(host, stdin, &world, &options);
     let _ = std::io::stdout().write_all(encoded.stdout.as_bytes());

@@ -49,7 +49,7 @@ pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBu
             PlanOptions { project_root: project_root.clone(), home: env.path("HOME"), session_end_budget: None };
         let setup = Setup::new(sources, project_root, plan_options, &env, fixture.event.session_id());
         let plan = plan::plan(&fixture.event, &setup.sources, &setup.plan_options);
-        let world = World { env: env.clone(), cwd: cwd.clone() };
+        let world = World::new(env.clone(), cwd.clone());
         let executed = exec.then(|| execute(&fixture.event, &plan, &setup, &world));
         if as_json {
             reports.push(json_report(&fixture, &setup.sources, &plan, executed.as_ref()));

@@ -8,6 +8,7 @@ pub mod dry_run;
 pub mod handlers;
 pub mod install;
 pub mod list;
+pub mod log;
 pub mod man;
 pub mod render;
 pub mod run;

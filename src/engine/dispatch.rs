@@ -18,12 +18,14 @@ use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
 use crate::engine::notice::{Notice, Stream, Teller};
 use crate::engine::select::builtin;
 use crate::engine::select::plan::{self, Gate, Plan, PlanOptions};
+use crate::engine::trace::record::HookTrace;
+use crate::engine::trace::{self, Record, Recorder, TraceMode};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
 use hookmux_sdk::{Env, Event, HookEvent, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 /// How long dispatch waits, after answering is ready, for detached (`async`) hooks to receive
 /// their input.
@@ -47,6 +49,14 @@ pub struct DispatchOptions {
 pub struct World {
     pub env: Env,
     pub cwd: PathBuf,
+    /// The trace of the dispatch run in it: the engine fills it, the host writes it.
+    pub trace: Recorder,
+}
+
+impl World {
+    pub fn new(env: Env, cwd: PathBuf) -> World {
+        World { env, cwd, trace: Recorder::default() }
+    }
 }
 
 /// Why dispatch ran nothing at all.
@@ -173,12 +183,30 @@ impl Chain {
 /// touches three files is three Claude edits); all are planned with the same settings, and their
 /// outcomes are combined as if they were one event's handlers, so that any deny wins.
 pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> Result<Verdict, NotRun> {
+    let started = (SystemTime::now(), Instant::now());
     let first = events.first().ok_or(NotRun::NoEvent)?;
     let setup = Setup::discover(first, world, options);
+    start_trace(world, &setup, first, started);
+    world.trace.update(|record| record.events = (events.len() > 1).then_some(events.len()));
     let plans: Vec<Plan<'_>> =
         events.iter().map(|event| plan::plan(event, &setup.sources, &setup.plan_options)).collect();
     let planned: Vec<(&Event, &Plan<'_>)> = events.iter().zip(&plans).collect();
-    run_plans(&planned, &setup, world, false)
+    let result = run_plans(&planned, &setup, world, false);
+    if let Err(why) = &result {
+        world.trace.update(|record| record.problem = Some(why.to_string()));
+    }
+    result
+}
+
+/// Starts the trace of a dispatch (see [`trace`]), when the settings and the environment want one.
+fn start_trace(world: &World, setup: &Setup, first: &Event, started: (SystemTime, Instant)) {
+    let mode = trace::mode(&world.env, &setup.sources);
+    if mode == TraceMode::Off {
+        return;
+    }
+    let mut record = Record::for_event(first, mode);
+    record.add_sources(&setup.sources);
+    world.trace.start(&world.env, mode, record, started);
 }
 
 /// Runs plans already made (by [`dispatch`], or by `dry-run --exec`, which shows them first)
@@ -202,6 +230,10 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
     if !setup.re_entered.is_empty() {
         run.notices.extend(teller.tell(&Notice::Loop { files: setup.re_entered.clone() }));
     }
+    if let Some(why) = world.trace.problem().filter(|_| !dry) {
+        run.notices.extend(teller.tell(&Notice::TraceUnwritable { why }));
+    }
+    run.trace = world.trace.mode();
     let mut kind = None;
     let mut hook_name = String::new();
     for (event, plan) in planned {
@@ -210,6 +242,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
             hook_name = plan.hook_name();
         }
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
+        world.trace.update(|record| record.add_plan(plan));
         run.collect(event, plan, setup, world, &teller);
     }
     run.notices.extend(teller.summary());
@@ -225,6 +258,10 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
             _ => None,
         })
         .collect();
+    world.trace.update(|record| {
+        record.hooks.append(&mut run.traces);
+        record.set_combined(&combined);
+    });
     wait_for_detached(std::mem::take(&mut run.detached));
     Ok(Verdict { kind, combined, plain, runs: run.runs })
 }
@@ -247,6 +284,9 @@ struct Collected {
     /// dispatch's own notices, as told.
     notices: Vec<String>,
     detached: Vec<std::thread::JoinHandle<()>>,
+    /// The trace's mode, when this dispatch is traced, and each handler's line of it.
+    trace: Option<TraceMode>,
+    traces: Vec<HookTrace>,
 }
 
 impl Collected {
@@ -270,6 +310,7 @@ impl Collected {
         self.detached.extend(writers);
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
+            let mut traced = self.trace.map(|_| HookTrace::planned(planned));
             let run = match ran {
                 Ran::Finished(raw) => {
                     for (stream, bytes) in [(Stream::Stdout, raw.stdout_dropped), (Stream::Stderr, raw.stderr_dropped)]
@@ -284,12 +325,11 @@ impl Collected {
                             self.notices.extend(teller.tell(&notice));
                         }
                     }
-                    HandlerRun {
-                        exit_code: raw.exit_code,
-                        wall: raw.wall,
-                        outcome: Some(outcome::classify(&raw, kind, &label, planned.timeout)),
-                        note: None,
+                    let outcome = outcome::classify(&raw, kind, &label, planned.timeout);
+                    if let Some(traced) = traced.as_mut() {
+                        traced.ran(&raw, &outcome, kind, self.trace == Some(TraceMode::Full));
                     }
+                    HandlerRun { exit_code: raw.exit_code, wall: raw.wall, outcome: Some(outcome), note: None }
                 }
                 Ran::Detached => HandlerRun {
                     exit_code: None,
@@ -309,6 +349,15 @@ impl Collected {
                     }
                 }
             };
+            if let Some(mut traced) = traced {
+                if run.outcome.is_none() {
+                    traced.decision =
+                        if matches!(planned.runner, plan::Runner::Detached) { "background" } else { "not run" }
+                            .to_string();
+                    traced.note.clone_from(&run.note);
+                }
+                self.traces.push(traced);
+            }
             self.labels.push(label);
             self.runs.push(run);
         }
@@ -391,7 +440,11 @@ impl Unreadable {
 
 /// What the settings would have run for an event that cannot be read.
 pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
-    let setup = Setup::discover(&Event::from_fields(serde_json::Map::new()), world, options);
+    let started = (SystemTime::now(), Instant::now());
+    let event = Event::from_fields(serde_json::Map::new());
+    let setup = Setup::discover(&event, world, options);
+    start_trace(world, &setup, &event, started);
+    world.trace.update(|record| record.problem = Some("the event could not be read".to_string()));
     let registry = Registry::global().ok();
     let gate = plan::gate(&setup.sources);
     let mut found = Unreadable::default();
@@ -428,5 +481,7 @@ pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
             }
         }
     }
+    let decision = if found.guards.is_empty() { "none" } else { "deny" };
+    world.trace.update(|record| record.answer.decision = decision.to_string());
     found
 }

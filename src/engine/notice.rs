@@ -39,6 +39,8 @@ pub enum Notice {
     Unreadable { error: String, skipped: usize },
     /// A matcher regex did not answer in time, so its group ran as if it matched.
     MatcherUnchecked { matcher: String, origin: String },
+    /// The dispatch trace's folder cannot be written: this dispatch is not traced.
+    TraceUnwritable { why: String },
 }
 
 /// Which output stream of a handler.
@@ -112,6 +114,11 @@ impl fmt::Display for Notice {
                 f,
                 "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \
                  `hookmux hooks validate` shows how to rewrite it"
+            ),
+            Notice::TraceUnwritable { why } => write!(
+                f,
+                "hookmux: dispatches are not traced ({why}); hooks run as usual. \
+                 HOOKMUX_TRACE=0 turns the trace off, HOOKMUX_TRACE_DIR moves it"
             ),
         }
     }

@@ -33,15 +33,33 @@ pub enum Host {
     Copilot,
 }
 
-/// Runs dispatch for `host` on the raw event the host sent.
+/// Runs dispatch for `host` on the raw event the host sent, and writes the trace of what it did
+/// (see [`crate::engine::trace`]) once the answer is ready.
 pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
-    match host {
+    let (name, encoded) = match host {
         // Copilot runs the entries of Claude Code's settings files too: its events get its answers.
-        Host::Claude if copilot::sent_by_copilot(&world.env, &stdin) => copilot::dispatch(stdin, world, options),
-        Host::Claude => claude::dispatch(stdin, world, options),
-        Host::Codex => codex::dispatch(stdin, world, options),
-        Host::Gemini => gemini::dispatch(stdin, world, options),
-        Host::Opencode => opencode::dispatch(stdin, world, options),
-        Host::Copilot => copilot::dispatch(stdin, world, options),
+        Host::Claude if copilot::sent_by_copilot(&world.env, &stdin) => {
+            (Host::Copilot, copilot::dispatch(stdin, world, options))
+        }
+        Host::Claude => (host, claude::dispatch(stdin, world, options)),
+        Host::Codex => (host, codex::dispatch(stdin, world, options)),
+        Host::Gemini => (host, gemini::dispatch(stdin, world, options)),
+        Host::Opencode => (host, opencode::dispatch(stdin, world, options)),
+        Host::Copilot => (host, copilot::dispatch(stdin, world, options)),
+    };
+    world.trace.finish(name.name(), encoded.exit_code, &encoded.stdout, &encoded.stderr);
+    encoded
+}
+
+impl Host {
+    /// The host's name, as `--host` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::Claude => "claude",
+            Host::Codex => "codex",
+            Host::Gemini => "gemini",
+            Host::Opencode => "opencode",
+            Host::Copilot => "copilot",
+        }
     }
 }

@@ -58,6 +58,16 @@ fn a_patch_runs_the_claude_hooks_of_every_file() {
         .collect();
     let root = dir.path().to_str().unwrap();
     assert_eq!(tools, [("Edit", format!("{root}/src/main.rs").as_str()), ("Write", format!("{root}/.env").as_str())]);
+
+    // The trace has one line for the one Codex event: both edits' hooks, the patch left out.
+    let trace = std::fs::read_to_string(dir.path().join("state/hookmux/trace/trace.jsonl")).unwrap();
+    assert!(!trace.contains("SECRET=1") && !trace.contains("*** Begin Patch"), "{trace}");
+    let record: Value = serde_json::from_str(trace.trim_end()).unwrap();
+    assert_eq!((record["host"].as_str(), record["events"].as_u64()), (Some("codex"), Some(2)), "{record}");
+    let decisions: Vec<&str> =
+        record["hooks"].as_array().unwrap().iter().map(|h| h["decision"].as_str().unwrap()).collect();
+    assert_eq!(decisions, ["ok", "ok", "deny", "ok"]);
+    assert_eq!(record["answer"]["decision"], "deny");
 }
 
 #[test]

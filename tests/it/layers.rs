@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["engine", "execute"],
     &["engine", "verdict"],
     &["engine", "notice"],
+    &["engine", "trace"],
     &["engine", "validate"],
     &["engine", "dispatch"],
     &["engine"],

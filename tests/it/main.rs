@@ -32,6 +32,7 @@ mod plugins;
 mod properties;
 mod run_protect_paths;
 mod shipping;
+mod trace;
 mod trust;
 mod wakeup_cli;
 mod wakeup_hook;

@@ -510,7 +510,7 @@ fn events_never_crash_planning_or_decoding() {
 }
 
 fn events_never_crash_planning_or_decoding_cases() {
-    let world = World { env: sandbox_env(), cwd: sandbox().to_path_buf() };
+    let world = World::new(sandbox_env(), sandbox().to_path_buf());
     let sources = busy_sources();
     let plugin_hooks = prop::sample::select(
         &[

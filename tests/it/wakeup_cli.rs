@@ -310,6 +310,7 @@ fn the_old_spellings_are_left_out_of_the_help() {
             "trust",
             "handlers",
             "doctor",
+            "log",
             "completions",
             "man",
             "memory",

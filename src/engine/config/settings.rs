@@ -14,6 +14,21 @@ use std::time::Duration;
 /// more than a `Duration` holds, and `1e19` more than an `Instant` can be moved by).
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 
+/// The key of hookmux's own settings in a settings file: `"$hookmux": {…}`. Claude Code ignores
+/// keys it does not know, and `$` keeps it apart from any key of Claude Code's.
+pub const HOOKMUX_KEY: &str = "$hookmux";
+
+/// How much of each dispatch hookmux writes to its trace (see `engine::trace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceMode {
+    /// Nothing.
+    Off,
+    /// Names, ids, decisions, sizes and timings: no prompt, tool input or hook output.
+    On,
+    /// Also the event itself and the hooks' outputs.
+    Full,
+}
+
 /// Where a settings file sits in Claude Code's order (user → project → local → flag → managed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Scope {
@@ -122,6 +137,9 @@ pub struct SettingsFile {
     pub http_hook_allowed_env_vars: Option<Vec<String>>,
     /// `enabledPlugins`, in file order.
     pub enabled_plugins: Vec<(String, bool)>,
+    /// `"$hookmux": {"trace": …}`: hookmux's own dispatch trace on, off or in full. Claude Code
+    /// ignores the `$hookmux` key; its other members are not dispatch's.
+    pub trace: Option<TraceMode>,
     /// The plugin this hooks file belongs to ([`Scope::Plugin`]).
     pub plugin: Option<Plugin>,
     pub diagnostics: Vec<Diagnostic>,
@@ -244,6 +262,7 @@ impl SettingsFile {
             allowed_http_hook_urls: None,
             http_hook_allowed_env_vars: None,
             enabled_plugins: Vec::new(),
+            trace: None,
             plugin: None,
             diagnostics: Vec::new(),
             kept: 0,
@@ -357,6 +376,7 @@ impl Reader<'_> {
         self.file.allowed_http_hook_urls = self.string_list_field(root, &top, "allowedHttpHookUrls");
         self.file.http_hook_allowed_env_vars = self.string_list_field(root, &top, "httpHookAllowedEnvVars");
         self.file.enabled_plugins = self.enabled_plugins(root, &top);
+        self.file.trace = self.trace_mode(root, &top);
         match root.get("hooks") {
             None | Some(Value::Null) => {}
             Some(Value::Object(events)) => self.read_events(events, &top.key("hooks")),
@@ -377,6 +397,29 @@ impl Reader<'_> {
                 let message =
                     format!("`{key}` must be true or false, not a {}; ignored", hookmux_sdk::json_kind(other));
                 self.error(at.key(key), message);
+                None
+            }
+        }
+    }
+
+    /// `"$hookmux": {"trace": true | false | "full"}`. The rest of `$hookmux` (and a `$hookmux`
+    /// that is not an object) is left to the commands that own it.
+    fn trace_mode(&mut self, obj: &Map<String, Value>, at: &JsonPath) -> Option<TraceMode> {
+        let Some(Value::Object(own)) = obj.get(HOOKMUX_KEY) else { return None };
+        match own.get("trace")? {
+            Value::Bool(true) => Some(TraceMode::On),
+            Value::Bool(false) => Some(TraceMode::Off),
+            Value::String(text) if text == "full" => Some(TraceMode::Full),
+            other => {
+                let message = format!(
+                    "`trace` must be true, false or \"full\", not {}; the trace stays as it was",
+                    describe(other)
+                );
+                self.file.diagnostics.push(Diagnostic::warning(
+                    &self.file.path,
+                    at.key(HOOKMUX_KEY).key("trace"),
+                    message,
+                ));
                 None
             }
         }

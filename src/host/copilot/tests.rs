@@ -298,7 +298,7 @@ fn copilot_s_trust_of_the_project() {
     let world = |vars: &[(&str, &str)]| {
         let mut env = env(vars);
         env.set("HOME", &home);
-        World { env, cwd: project.clone() }
+        World::new(env, project.clone())
     };
     let explicit = DispatchOptions::default();
     let installed = DispatchOptions { installed: true, ..DispatchOptions::default() };

@@ -181,7 +181,7 @@ fn trust_offer(project: &Path) -> Option<String> {
     let claude = project.join(".claude");
     let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
     let env = hookmux_sdk::Env::from_process();
-    let world = crate::engine::dispatch::World { env: env.clone(), cwd: project.to_path_buf() };
+    let world = crate::engine::dispatch::World::new(env.clone(), project.to_path_buf());
     let event = hookmux_sdk::Event::from_fields(
         json!({"cwd": project.to_string_lossy()}).as_object().cloned().unwrap_or_default(),
     );

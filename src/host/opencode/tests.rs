@@ -4,7 +4,7 @@ use hookmux_sdk::Env;
 use serde_json::json;
 
 fn world(state: &std::path::Path) -> World {
-    World { env: [("XDG_STATE_HOME", state.as_os_str())].into_iter().collect::<Env>(), cwd: "/".into() }
+    World::new([("XDG_STATE_HOME", state.as_os_str())].into_iter().collect::<Env>(), "/".into())
 }
 
 fn plugin(value: Value) -> PluginEvent {
