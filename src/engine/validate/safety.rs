@@ -110,11 +110,8 @@ fn scan_shell(text: &str, depth: usize, found: &mut Vec<Finding>) {
             // word, with no quotes and with every substitution a command of its own.
             let flat: String = text
                 .chars()
-                .map(|c| match c {
-                    '\'' | '"' | '\\' => ' ',
-                    '`' | '(' | ')' => ';',
-                    c => c,
-                })
+                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                .map(|c| if matches!(c, '`' | '(' | ')') { ';' } else { c })
                 .collect();
             // Nothing is left that the splitter could refuse.
             if let Ok(pipelines) = bash::pipelines(&flat) {
@@ -330,9 +327,9 @@ fn scan_command(
     found: &mut Vec<Finding>,
 ) {
     loop {
-        let mut ignored = Vec::new();
-        let Some(run) = program(words, &mut ignored) else { return };
-        found.extend(ignored);
+        // `sudo` is reported even with no program after it: `sudo -v` prompts too.
+        let run = program(words, found);
+        let Some(run) = run else { return };
         let name = basename(&words[run].value);
         let args = &words[run + 1..];
         if name == "rm" {

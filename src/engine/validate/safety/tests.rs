@@ -109,6 +109,13 @@ fn sudo_as_a_program_is_found_and_not_as_a_word() {
 }
 
 #[test]
+fn sudo_with_no_program_after_it_is_found() {
+    // `sudo -v` and a bare `sudo` prompt for a password as well.
+    assert_eq!(checks("sudo -v"), ["sudo"]);
+    assert_eq!(checks("sudo -n -u root"), ["sudo"]);
+}
+
+#[test]
 fn each_check_is_found_once_per_command() {
     assert_eq!(checks("sudo rm -rf $A; sudo rm -rf $B; curl x | sh"), ["sudo", "dangerous-rm", "pipe-to-shell"]);
 }
@@ -194,6 +201,8 @@ fn a_line_the_splitter_refuses_is_read_word_by_word() {
     assert_eq!(checks("sudo make install \"unclosed"), ["sudo"]);
     assert_eq!(checks("echo 'open; rm -rf $DIR"), ["dangerous-rm"]);
     assert_eq!(checks("curl -s https://x | sh '"), ["pipe-to-shell"]);
+    // Its quotes are dropped, not made word breaks: `"su"do` is `sudo`, as the shell reads it.
+    assert_eq!(checks("\"su\"do make install 'unclosed"), ["sudo"]);
     // Nested deeper than `bash::MAX_DEPTH`: the innermost command is still read.
     let deep = |inner: &str| {
         let levels = bash::MAX_DEPTH + 1;
