@@ -133,18 +133,21 @@ fn scan_pipelines(
     found: &mut Vec<Finding>,
 ) {
     // Each command is a slice of `line`: where it is tells what runs inside it, since the
-    // commands of a substitution lie within the command that holds it.
+    // commands of a substitution lie within the command that holds it. The splitter promises
+    // slices of the line; offsets are clamped all the same, so that no text is cut out of bounds.
     let base = line.as_ptr() as usize;
     let span = |command: &str| {
-        let start = command.as_ptr() as usize - base;
-        (start, start + command.len())
+        let start = (command.as_ptr() as usize).saturating_sub(base).min(line.len());
+        (start, (start + command.len()).min(line.len()))
     };
     let mut spans: Vec<(usize, usize)> = pipelines.iter().flatten().map(|command| span(command)).collect();
     spans.sort_unstable();
     let inside =
         |(start, end): (usize, usize)| spans.partition_point(|s| s.0 <= start)..spans.partition_point(|s| s.0 < end);
-    let words: Vec<Vec<Word>> =
-        spans.iter().map(|&(start, end)| read_words(&text[start..end], start, &spans[inside((start, end))])).collect();
+    let words: Vec<Vec<Word>> = spans
+        .iter()
+        .map(|&(start, end)| read_words(text.get(start..end).unwrap_or(""), start, &spans[inside((start, end))]))
+        .collect();
     let runs: Vec<Option<usize>> = words.iter().map(|words| program(words, &mut Vec::new())).collect();
     let programs: Vec<Option<&str>> =
         words.iter().zip(&runs).map(|(words, run)| run.map(|run| basename(&words[run].value))).collect();
@@ -175,7 +178,7 @@ fn read_words(raw: &str, offset: usize, inner: &[(usize, usize)]) -> Vec<Word> {
     let mut elided = String::with_capacity(raw.len());
     let mut at = 0;
     for &(start, end) in inner {
-        let (mut start, mut end) = (start - offset, end - offset);
+        let (mut start, mut end) = (start.saturating_sub(offset), end.saturating_sub(offset).min(bytes.len()));
         while start > at && bytes[start - 1].is_ascii_whitespace() {
             start -= 1;
         }
@@ -183,12 +186,12 @@ fn read_words(raw: &str, offset: usize, inner: &[(usize, usize)]) -> Vec<Word> {
             end += 1;
         }
         if start >= at {
-            elided.push_str(&raw[at..start]);
+            elided.push_str(raw.get(at..start).unwrap_or(""));
             elided.push(ELIDED);
         }
         at = at.max(end);
     }
-    elided.push_str(&raw[at..]);
+    elided.push_str(raw.get(at..).unwrap_or(""));
 
     // Mark what quotes leave unexpanded and what redirects, then let the splitter's `words` take
     // the quotes off.
