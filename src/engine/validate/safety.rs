@@ -2,13 +2,16 @@
 //! variable or on `/`, `sudo`, and API keys written into the settings.
 //!
 //! A hook runs unattended, on every matching event, with the user's rights, so these are what
-//! dedicated shell linters warn about, aimed at hooks. Commands are read with a small shell
-//! lexer: quotes, escapes, `$VAR`, `${VAR}`, `$( … )`, backticks, `<( … )`, pipes, lists and
-//! redirections, which is enough to tell the program of each simple command from its arguments
-//! (`echo sudo` and `pseudo` are not `sudo`). What it cannot read it leaves alone: a finding is a
-//! warning, and a missed one costs less than a false alarm on every run of a CI job.
+//! dedicated shell linters warn about, aimed at hooks. Commands are split by `hookmux_sdk::bash`,
+//! the splitter behind `if: "Bash(…)"` rules: into pipelines and simple commands, descending into
+//! `$( … )` and backticks; `<( … )`, `sh -c '…'` and `eval` are followed here. A simple command's
+//! words are the splitter's `words`, which tells the program of each simple command from its
+//! arguments (`echo sudo` and `pseudo` are not `sudo`). A line the splitter refuses (a quote left
+//! open, nesting too deep) is read word by word rather than skipped. A finding is a warning: a
+//! missed one costs less than a false alarm on every run of a CI job.
 
 use crate::engine::config::diagnostic::Check;
+use hookmux_sdk::bash;
 
 /// One thing found in a command or a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +21,9 @@ pub struct Finding {
     pub hint: String,
 }
 
-/// How deep `$( … )`, `<( … )` and `sh -c '…'` are followed: far beyond what a hook writes, and
-/// shallow enough that a hostile settings file cannot exhaust the stack.
+/// How deep `sh -c '…'` and `eval` scripts are followed (substitutions are the splitter's, up to
+/// `bash::MAX_DEPTH`): far beyond what a hook writes, and shallow enough that a hostile settings
+/// file cannot exhaust the stack. Deeper, the rest is read word by word.
 const MAX_DEPTH: usize = 8;
 
 /// Programs that download: `curl URL | sh`.
@@ -57,7 +61,7 @@ pub fn argv(program: &str, args: &[String]) -> Vec<Finding> {
         .map(|value| Word { value: value.to_string(), ..Word::default() })
         .collect();
     let mut found = Vec::new();
-    scan_command(&words, 0, &mut found);
+    scan_command(&words, None, 0, true, &mut found);
     dedup(found)
 }
 
@@ -74,323 +78,295 @@ fn dedup(found: Vec<Finding>) -> Vec<Finding> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The lexer.
+// Reading a command line: `hookmux_sdk::bash` splits it, as it does for `if` rules.
 
-/// A shell word: its value with quotes removed, the variables expanded in it (outside single
-/// quotes, as written between `$` and the end: `HOME`, `{DIR:?}`), and the text of each command
-/// or process substitution in it.
+/// A word of a simple command: its value with quotes removed, and the variables expanded in it
+/// (outside single quotes, as written between `$` and the end: `HOME`, `{DIR:?}`). What a
+/// `$( … )`, a backtick or a `<( … )` in it runs is read as a command of its own, and shows as
+/// `…` here: `$(…)/$SUB`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Word {
     value: String,
     vars: Vec<String>,
-    substitutions: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Token {
-    Word(Word),
-    /// `|` or `|&`: the next command reads this one's output.
-    Pipe,
-    /// `;`, `&`, `&&`, `||`, a newline, `(`, `)`: the next command is a new pipeline.
-    Separator,
-    /// `<`, `>`, `>>`, `>&`, `<<<`…: the next word is a file, not an argument.
-    Redirect,
-}
-
-fn lex(text: &str) -> Vec<Token> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut tokens = Vec::new();
-    let mut i = 0;
-    let mut word: Option<Word> = None;
-    let finish = |word: &mut Option<Word>, tokens: &mut Vec<Token>| {
-        if let Some(w) = word.take() {
-            tokens.push(Token::Word(w));
-        }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\n' => {
-                finish(&mut word, &mut tokens);
-                tokens.push(Token::Separator);
-                i += 1;
-            }
-            c if c.is_whitespace() => {
-                finish(&mut word, &mut tokens);
-                i += 1;
-            }
-            '#' if word.is_none() => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '|' => {
-                finish(&mut word, &mut tokens);
-                match chars.get(i + 1) {
-                    Some('|') => {
-                        tokens.push(Token::Separator);
-                        i += 2;
-                    }
-                    Some('&') => {
-                        tokens.push(Token::Pipe);
-                        i += 2;
-                    }
-                    _ => {
-                        tokens.push(Token::Pipe);
-                        i += 1;
-                    }
-                }
-            }
-            '&' if chars.get(i + 1) == Some(&'>') => {
-                finish(&mut word, &mut tokens);
-                tokens.push(Token::Redirect);
-                i += 2;
-                while chars.get(i).is_some_and(|c| *c == '>') {
-                    i += 1;
-                }
-            }
-            ';' | '&' | '(' | ')' => {
-                finish(&mut word, &mut tokens);
-                tokens.push(Token::Separator);
-                i += 1;
-            }
-            '<' | '>' if chars.get(i + 1) == Some(&'(') => {
-                // A process substitution: `<(curl …)`.
-                let (inner, next) = balanced(&chars, i + 2, ')');
-                let w = word.get_or_insert_with(Word::default);
-                w.value.push_str("/dev/fd/63");
-                w.substitutions.push(inner);
-                i = next;
-            }
-            '<' | '>' => {
-                // An fd number written right before it (`2>`) is part of the redirection.
-                if word.as_ref().is_some_and(|w| !w.value.is_empty() && w.value.chars().all(|c| c.is_ascii_digit())) {
-                    word = None;
-                }
-                finish(&mut word, &mut tokens);
-                tokens.push(Token::Redirect);
-                i += 1;
-                while chars.get(i).is_some_and(|c| matches!(c, '<' | '>' | '&' | '|')) {
-                    i += 1;
-                }
-            }
-            '\'' => {
-                let w = word.get_or_insert_with(Word::default);
-                i += 1;
-                while i < chars.len() && chars[i] != '\'' {
-                    w.value.push(chars[i]);
-                    i += 1;
-                }
-                i += 1;
-            }
-            '"' => {
-                word.get_or_insert_with(Word::default);
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    let w = word.as_mut().expect("made above");
-                    match chars[i] {
-                        '\\' if chars.get(i + 1).is_some_and(|c| matches!(c, '$' | '`' | '"' | '\\' | '\n')) => {
-                            w.value.push(chars[i + 1]);
-                            i += 2;
-                        }
-                        '$' | '`' => i = expansion(&chars, i, w),
-                        c => {
-                            w.value.push(c);
-                            i += 1;
-                        }
-                    }
-                }
-                i += 1;
-            }
-            '\\' => {
-                let w = word.get_or_insert_with(Word::default);
-                if let Some(&next) = chars.get(i + 1) {
-                    if next != '\n' {
-                        w.value.push(next);
-                    }
-                }
-                i += 2;
-            }
-            '$' | '`' => {
-                let w = word.get_or_insert_with(Word::default);
-                i = expansion(&chars, i, w);
-            }
-            c => {
-                word.get_or_insert_with(Word::default).value.push(c);
-                i += 1;
-            }
-        }
-    }
-    finish(&mut word, &mut tokens);
-    tokens
-}
-
-/// Reads the expansion at `chars[i]` (a `$` or a backtick) into `word`; returns where it ends.
-fn expansion(chars: &[char], i: usize, word: &mut Word) -> usize {
-    if chars[i] == '`' {
-        let (inner, next) = balanced(chars, i + 1, '`');
-        word.value.push_str("$(…)");
-        word.substitutions.push(inner);
-        return next;
-    }
-    match chars.get(i + 1) {
-        Some('(') if chars.get(i + 2) == Some(&'(') => {
-            // Arithmetic: `$(( … ))`.
-            let (_, next) = balanced(chars, i + 3, ')');
-            word.value.push('0');
-            next + usize::from(chars.get(next) == Some(&')'))
-        }
-        Some('(') => {
-            let (inner, next) = balanced(chars, i + 2, ')');
-            word.value.push_str("$(…)");
-            word.substitutions.push(inner);
-            next
-        }
-        Some('{') => {
-            let (inner, next) = balanced(chars, i + 2, '}');
-            word.value.push_str(&format!("${{{inner}}}"));
-            word.vars.push(format!("{{{inner}}}"));
-            next
-        }
-        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
-            let name: String = chars[i + 1..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == '_').collect();
-            word.value.push('$');
-            word.value.push_str(&name);
-            let next = i + 1 + name.chars().count();
-            word.vars.push(name);
-            next
-        }
-        Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(*c) => {
-            word.value.push('$');
-            word.value.push(*c);
-            word.vars.push(c.to_string());
-            i + 2
-        }
-        _ => {
-            word.value.push('$');
-            i + 1
-        }
-    }
-}
-
-/// The text from `start` up to the `close` that balances it (nested `(`/`{` and quotes skipped
-/// over), and the index after it; at the end of the text when it is never closed.
-fn balanced(chars: &[char], start: usize, close: char) -> (String, usize) {
-    let open = match close {
-        ')' => Some('('),
-        '}' => Some('{'),
-        _ => None,
-    };
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut i = start;
-    while i < chars.len() {
-        let c = chars[i];
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some('"') if c == '\\' => i += 1,
-            Some(_) => {}
-            None if c == '\\' => i += 1,
-            None if (c == '\'' || c == '"') && close != '`' => quote = Some(c),
-            None if Some(c) == open => depth += 1,
-            None if c == close && depth == 0 => return (chars[start..i].iter().collect(), i + 1),
-            None if c == close => depth -= 1,
-            None => {}
-        }
-        i += 1;
-    }
-    (chars[start.min(chars.len())..].iter().collect(), chars.len())
-}
-
-// ---------------------------------------------------------------------------------------------
-// The checks.
-
-/// Every pipeline of a shell text, each a list of simple commands (their words, redirection
-/// targets left out).
-fn pipelines(text: &str) -> Vec<Vec<Vec<Word>>> {
-    let mut pipelines = vec![vec![Vec::new()]];
-    let mut redirected = false;
-    for token in lex(text) {
-        let pipeline = pipelines.last_mut().expect("never empty");
-        match token {
-            Token::Word(word) if redirected => {
-                // The file of a redirection is not an argument, but what runs in it still runs.
-                redirected = false;
-                if !word.substitutions.is_empty() {
-                    pipeline.last_mut().expect("never empty").push(Word { value: String::new(), ..word });
-                }
-            }
-            Token::Word(word) => pipeline.last_mut().expect("never empty").push(word),
-            Token::Pipe => pipeline.push(Vec::new()),
-            Token::Separator => pipelines.push(vec![Vec::new()]),
-            Token::Redirect => redirected = true,
-        }
-    }
-    for pipeline in &mut pipelines {
-        pipeline.retain(|command| !command.is_empty());
-    }
-    pipelines.retain(|pipeline| !pipeline.is_empty());
-    pipelines
-}
+/// A `$` the shell does not expand (in single quotes, or escaped), while words are split.
+const LITERAL_DOLLAR: char = '\u{E000}';
+/// A redirection operator (`>`, `2>&1`, `<<<`…) while words are split, as a word of its own: it
+/// and the word after it (the file) are not arguments.
+const REDIRECT: char = '\u{E001}';
+/// What the text of a substitution is replaced with in the command that holds it.
+const ELIDED: char = '…';
 
 fn scan_shell(text: &str, depth: usize, found: &mut Vec<Finding>) {
-    if depth > MAX_DEPTH {
-        return;
+    // `<( … )` and `>( … )` run their command as `$( … )` does: the splitter reads them as that.
+    // Both are two bytes, so the offsets of the rewritten line are those of `text`.
+    let line = text.replace("<(", "$(").replace(">(", "$(");
+    match bash::pipelines(&line) {
+        Ok(pipelines) if depth < MAX_DEPTH => scan_pipelines(text, &line, &pipelines, depth, true, found),
+        _ => {
+            // A quote or substitution left open, nesting deeper than the splitter follows, or
+            // scripts nested deeper than `MAX_DEPTH`: rather than skip the line, read it word by
+            // word, with no quotes and with every substitution a command of its own.
+            let flat: String = text
+                .chars()
+                .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                .map(|c| if matches!(c, '`' | '(' | ')') { ';' } else { c })
+                .collect();
+            // Nothing is left that the splitter could refuse.
+            if let Ok(pipelines) = bash::pipelines(&flat) {
+                scan_pipelines(&flat, &flat, &pipelines, depth, false, found);
+            }
+        }
     }
-    for pipeline in pipelines(text) {
-        let mut downloaded: Option<String> = None;
-        for words in &pipeline {
-            let run = program(words, &mut Vec::new());
-            if let (Some(downloader), Some(run)) = (&downloaded, run) {
+}
+
+/// The checks of the pipelines `bash::pipelines` found in `line` (`text`, with `<(` read as
+/// `$(`). `follow`: whether `sh -c` and `eval` scripts are read as shell text of their own (else
+/// the words after them are read as a command, `text` having no quotes left).
+fn scan_pipelines(
+    text: &str,
+    line: &str,
+    pipelines: &[bash::Pipeline<'_>],
+    depth: usize,
+    follow: bool,
+    found: &mut Vec<Finding>,
+) {
+    // Each command is a slice of `line`: where it is tells what runs inside it, since the
+    // commands of a substitution lie within the command that holds it. The splitter promises
+    // slices of the line; offsets are clamped all the same, so that no text is cut out of bounds.
+    let base = line.as_ptr() as usize;
+    let span = |command: &str| {
+        let start = (command.as_ptr() as usize).saturating_sub(base).min(line.len());
+        (start, (start + command.len()).min(line.len()))
+    };
+    let mut spans: Vec<(usize, usize)> = pipelines.iter().flatten().map(|command| span(command)).collect();
+    spans.sort_unstable();
+    let inside =
+        |(start, end): (usize, usize)| spans.partition_point(|s| s.0 <= start)..spans.partition_point(|s| s.0 < end);
+    let words: Vec<Vec<Word>> = spans
+        .iter()
+        .map(|&(start, end)| read_words(text.get(start..end).unwrap_or(""), start, &spans[inside((start, end))]))
+        .collect();
+    let runs: Vec<Option<usize>> = words.iter().map(|words| program(words, &mut Vec::new())).collect();
+    let programs: Vec<Option<&str>> =
+        words.iter().zip(&runs).map(|(words, run)| run.map(|run| basename(&words[run].value))).collect();
+    for pipeline in pipelines {
+        let mut downloaded: Option<&str> = None;
+        for &command in pipeline {
+            let at = span(command);
+            let index = spans.partition_point(|s| s.0 < at.0);
+            let words = &words[index];
+            if let (Some(downloader), Some(run)) = (downloaded, runs[index]) {
                 if reads_script_from_stdin(&words[run..]) {
                     found.push(pipe_to_shell(&format!("{downloader} … | {}", basename(&words[run].value))));
                 }
             }
-            if let Some(run) = run {
-                if DOWNLOADERS.contains(&basename(&words[run].value)) {
-                    downloaded = Some(basename(&words[run].value).to_string());
+            if let Some(run) = programs[index].filter(|run| DOWNLOADERS.contains(run)) {
+                downloaded = Some(run);
+            }
+            let runs_download = programs[inside(at)].iter().flatten().copied().find(|p| DOWNLOADERS.contains(p));
+            scan_command(words, runs_download, depth, follow, found);
+        }
+    }
+}
+
+/// The words of a simple command (`raw`, at `offset` in the line), with the text of the commands
+/// at `inner` (those of its substitutions, sorted) elided and redirections left out.
+fn read_words(raw: &str, offset: usize, inner: &[(usize, usize)]) -> Vec<Word> {
+    let bytes = raw.as_bytes();
+    let mut elided = String::with_capacity(raw.len());
+    let mut at = 0;
+    for &(start, end) in inner {
+        let (mut start, mut end) = (start.saturating_sub(offset), end.saturating_sub(offset).min(bytes.len()));
+        while start > at && bytes[start - 1].is_ascii_whitespace() {
+            start -= 1;
+        }
+        while end < bytes.len() && bytes[end].is_ascii_whitespace() {
+            end += 1;
+        }
+        if start >= at {
+            elided.push_str(raw.get(at..start).unwrap_or(""));
+            elided.push(ELIDED);
+        }
+        at = at.max(end);
+    }
+    elided.push_str(raw.get(at..).unwrap_or(""));
+
+    // Mark what quotes leave unexpanded and what redirects, then let the splitter's `words` take
+    // the quotes off.
+    let mut marked = String::with_capacity(elided.len());
+    let (mut single, mut double) = (false, false);
+    let mut word_start = 0;
+    let mut opened = 0usize;
+    let mut chars = elided.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            // The markers mean nothing when a command holds them.
+            LITERAL_DOLLAR | REDIRECT => marked.push(char::REPLACEMENT_CHARACTER),
+            '\'' if single => {
+                single = false;
+                marked.push(c);
+            }
+            '$' if single => marked.push(LITERAL_DOLLAR),
+            _ if single => marked.push(c),
+            '"' if double => {
+                double = false;
+                marked.push(c);
+            }
+            '\\' if chars.peek() == Some(&'$') => {
+                chars.next();
+                marked.push(LITERAL_DOLLAR);
+            }
+            '\\' if double => {
+                marked.push(c);
+                marked.extend(chars.next());
+            }
+            _ if double => marked.push(c),
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    marked.push(c);
+                    marked.push(next);
                 }
             }
-            scan_command(words, depth, found);
+            '\'' => {
+                single = true;
+                marked.push(c);
+            }
+            '"' => {
+                double = true;
+                marked.push(c);
+            }
+            '$' | '<' | '>' if chars.peek() == Some(&'(') => {
+                chars.next();
+                opened += 1;
+                marked.push(c);
+                marked.push('(');
+            }
+            ')' if opened > 0 => {
+                opened -= 1;
+                marked.push(c);
+            }
+            // A subshell's parentheses: `(curl x | sh)`.
+            '(' | ')' => marked.push(' '),
+            '<' | '>' | '&' if c != '&' || chars.peek() == Some(&'>') => {
+                // An fd number written right before it (`2>`) is part of the redirection.
+                if marked.len() > word_start && marked[word_start..].bytes().all(|b| b.is_ascii_digit()) {
+                    marked.truncate(word_start);
+                }
+                marked.extend([' ', REDIRECT, ' ']);
+                while chars.next_if(|c| matches!(c, '<' | '>' | '&' | '|')).is_some() {}
+                word_start = marked.len();
+            }
+            c if c.is_whitespace() => {
+                marked.push(c);
+                word_start = marked.len();
+            }
+            c => marked.push(c),
         }
+    }
+    let split = bash::words(&marked).unwrap_or_else(|| marked.split_whitespace().map(str::to_string).collect());
+    let mut words = Vec::with_capacity(split.len());
+    let mut split = split.into_iter();
+    while let Some(word) = split.next() {
+        if word.starts_with(REDIRECT) {
+            split.next();
+            continue;
+        }
+        words.push(Word { vars: vars(&word), value: word.replace(LITERAL_DOLLAR, "$") });
+    }
+    words
+}
+
+/// The variables a word expands, as written after the `$`: `HOME`, `{DIR:?}`, `1`.
+fn vars(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut vars = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '$' {
+            i += 1;
+            continue;
+        }
+        match chars.get(i + 1) {
+            Some('{') => {
+                let mut depth = 0usize;
+                let mut end = i + 2;
+                while let Some(&c) = chars.get(end) {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    end += 1;
+                }
+                vars.push(format!("{{{}}}", chars[i + 2..end].iter().collect::<String>()));
+                i = end + 1;
+            }
+            Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+                let name: String =
+                    chars[i + 1..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == '_').collect();
+                i += 1 + name.len();
+                vars.push(name);
+            }
+            Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(*c) => {
+                vars.push(c.to_string());
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    vars
+}
+
+/// The checks of one simple command. `runs_download`: a downloader that runs in one of its
+/// substitutions (`bash <(curl …)`).
+fn scan_command(
+    mut words: &[Word],
+    mut runs_download: Option<&str>,
+    depth: usize,
+    follow: bool,
+    found: &mut Vec<Finding>,
+) {
+    loop {
+        // `sudo` is reported even with no program after it: `sudo -v` prompts too.
+        let run = program(words, found);
+        let Some(run) = run else { return };
+        let name = basename(&words[run].value);
+        let args = &words[run + 1..];
+        if name == "rm" {
+            if let Some(finding) = dangerous_rm(args) {
+                found.push(finding);
+            }
+        }
+        let runs_text = is_interpreter(name) || matches!(name, "source" | "." | "eval");
+        if let Some(downloader) = runs_download.filter(|_| runs_text) {
+            found.push(pipe_to_shell(&format!("{name} <({downloader} …)")));
+        }
+        // `sh -c 'script'` and `eval 'script'`: the script is shell text too.
+        let script = if SHELLS.contains(&name) {
+            args.iter().position(|w| is_c_flag(&w.value)).map(|position| &args[position + 1..])
+        } else {
+            (name == "eval").then_some(args)
+        };
+        let Some(script) = script else { return };
+        if !follow {
+            // The line was read without quotes: the script is the words after.
+            words = script;
+            runs_download = None;
+            continue;
+        }
+        let text = if name == "eval" {
+            script.iter().map(|w| w.value.as_str()).collect::<Vec<_>>().join(" ")
+        } else {
+            script.first().map(|w| w.value.clone()).unwrap_or_default()
+        };
+        scan_shell(&text, depth + 1, found);
+        return;
     }
 }
 
-/// The checks of one simple command, and of what runs inside it.
-fn scan_command(words: &[Word], depth: usize, found: &mut Vec<Finding>) {
-    for inner in words.iter().flat_map(|w| &w.substitutions) {
-        scan_shell(inner, depth + 1, found);
-    }
-    let mut ignored = Vec::new();
-    let Some(run) = program(words, &mut ignored) else { return };
-    found.extend(ignored);
-    let name = basename(&words[run].value);
-    let args = &words[run + 1..];
-    if name == "rm" {
-        if let Some(finding) = dangerous_rm(args) {
-            found.push(finding);
-        }
-    }
-    let runs_text = is_interpreter(name) || matches!(name, "source" | "." | "eval");
-    if runs_text {
-        for word in args {
-            let downloads = word.substitutions.iter().find_map(|inner| downloader_in(inner, depth + 1));
-            if let Some(downloader) = downloads {
-                found.push(pipe_to_shell(&format!("{name} <({downloader} …)")));
-            }
-        }
-    }
-    if SHELLS.contains(&name) {
-        // `sh -c 'script'`: the script is shell text too.
-        if let Some(position) = args.iter().position(|w| is_c_flag(&w.value)) {
-            if let Some(script) = args.get(position + 1) {
-                scan_shell(&script.value, depth + 1, found);
-            }
-        }
-    }
-}
-
-/// `-c`, or a cluster with `c` in it (`-ec`, `-lc`).
 fn is_c_flag(word: &str) -> bool {
     word.strip_prefix('-').is_some_and(|flags| !flags.starts_with('-') && flags.contains('c'))
 }
@@ -468,17 +444,6 @@ fn reads_script_from_stdin(words: &[Word]) -> bool {
 }
 
 /// The downloader that starts a command of this shell text, if one does.
-fn downloader_in(text: &str, depth: usize) -> Option<String> {
-    if depth > MAX_DEPTH {
-        return None;
-    }
-    pipelines(text).iter().flatten().find_map(|words| {
-        let run = program(words, &mut Vec::new())?;
-        let name = basename(&words[run].value);
-        DOWNLOADERS.contains(&name).then(|| name.to_string())
-    })
-}
-
 fn pipe_to_shell(shape: &str) -> Finding {
     Finding {
         check: Check::PipeToShell,

@@ -109,6 +109,13 @@ fn sudo_as_a_program_is_found_and_not_as_a_word() {
 }
 
 #[test]
+fn sudo_with_no_program_after_it_is_found() {
+    // `sudo -v` and a bare `sudo` prompt for a password as well.
+    assert_eq!(checks("sudo -v"), ["sudo"]);
+    assert_eq!(checks("sudo -n -u root"), ["sudo"]);
+}
+
+#[test]
 fn each_check_is_found_once_per_command() {
     assert_eq!(checks("sudo rm -rf $A; sudo rm -rf $B; curl x | sh"), ["sudo", "dangerous-rm", "pipe-to-shell"]);
 }
@@ -186,4 +193,63 @@ proptest::proptest! {
             proptest::prop_assert!(masked.chars().count() <= 5, "{}", masked);
         }
     }
+}
+
+#[test]
+fn a_line_the_splitter_refuses_is_read_word_by_word() {
+    // A quote left open: the shell would refuse the line, but what it names is still reported.
+    assert_eq!(checks("sudo make install \"unclosed"), ["sudo"]);
+    assert_eq!(checks("echo 'open; rm -rf $DIR"), ["dangerous-rm"]);
+    assert_eq!(checks("curl -s https://x | sh '"), ["pipe-to-shell"]);
+    // Its quotes are dropped, not made word breaks: `"su"do` is `sudo`, as the shell reads it.
+    assert_eq!(checks("\"su\"do make install 'unclosed"), ["sudo"]);
+    // Nested deeper than `bash::MAX_DEPTH`: the innermost command is still read.
+    let deep = |inner: &str| {
+        let levels = bash::MAX_DEPTH + 1;
+        format!("{}{inner}{}", "echo $(".repeat(levels), ")".repeat(levels))
+    };
+    assert_eq!(checks(&deep("sudo true")), ["sudo"]);
+    assert_eq!(checks(&deep("rm -rf /")), ["dangerous-rm"]);
+    assert!(checks(&deep("echo sudo")).is_empty());
+    // `sh -c` scripts nested deeper than `MAX_DEPTH`.
+    let mut scripts = "sudo true".to_string();
+    for _ in 0..MAX_DEPTH + 2 {
+        scripts = format!("sh -c {}", shlex::try_quote(&scripts).unwrap());
+    }
+    assert!(scripts.len() < 10_000, "{}", scripts.len());
+    assert_eq!(checks(&scripts), ["sudo"]);
+}
+
+#[test]
+fn process_substitutions_scripts_and_eval_are_read_as_commands() {
+    for (text, expected) in [
+        ("bash <(curl -s https://x | gunzip)", vec!["pipe-to-shell"]),
+        ("source <(curl -s https://x; echo)", vec!["pipe-to-shell"]),
+        ("diff <(sudo cat /etc/a) /etc/b", vec!["sudo"]),
+        ("eval 'curl -s https://x | sh'", vec!["pipe-to-shell"]),
+        ("eval \"sudo $CMD\"", vec!["sudo"]),
+        ("bash -c 'bash -c \"sudo true\"'", vec!["sudo"]),
+        ("echo \"$(bash <(wget -qO- https://x))\"", vec!["pipe-to-shell"]),
+        ("cat <(echo sudo) > $(echo /tmp/x)", vec![]),
+        ("echo '<(sudo true)'", vec![]),
+    ] {
+        assert_eq!(checks(text), expected, "{text}: {:?}", command(text));
+    }
+}
+
+#[test]
+fn words_keep_quotes_substitutions_and_redirections_apart() {
+    // What a substitution runs is read on its own, not as words of the command around it.
+    assert!(checks("rm -rf $(dirname \"$0\")/../build").is_empty());
+    // A redirection's file is not an argument.
+    assert!(checks("rm -rf build/ 2>>$LOG").is_empty());
+    assert!(checks("rm -rf build >\"$LOG\" 2>&1").is_empty());
+    assert_eq!(checks("curl -s https://x | bash 2>/dev/null"), ["pipe-to-shell"]);
+    assert_eq!(checks("curl -s https://x | bash &>/dev/null"), ["pipe-to-shell"]);
+    // Escaped and single-quoted dollars expand nothing; double-quoted ones do.
+    assert!(checks("rm -rf \\$DIR").is_empty());
+    assert!(checks("rm -rf \"\\$DIR\"").is_empty());
+    assert_eq!(checks("rm -rf \"${DIR:-$HOME}\""), ["dangerous-rm"]);
+    let finding = command("rm -rf `pwd`/$SUB").into_iter().next().unwrap();
+    assert!(finding.message.contains("`rm -rf `…`/$SUB`"), "{finding:?}");
 }
