@@ -354,7 +354,8 @@ impl Collected {
                     traced.decision =
                         if matches!(planned.runner, plan::Runner::Detached) { "background" } else { "not run" }
                             .to_string();
-                    traced.note.clone_from(&run.note);
+                    traced.note =
+                        run.note.as_deref().map(|note| crate::engine::config::secrets::redact(note).into_owned());
                 }
                 self.traces.push(traced);
             }

@@ -255,6 +255,32 @@ fn the_default_trace_holds_no_prompt_input_or_output_and_is_private() {
 }
 
 #[test]
+fn a_credential_written_into_a_hook_never_reaches_the_trace() {
+    let key = "sk-ant-api03-Zq8mN4vR7tY2wX5bC9dF1gH3jK6lP0sA";
+    let settings = json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": format!("echo done # notify --key {key}")},
+        {"type": "http", "url": "http://alice:hunter2-password@127.0.0.1:9/hook?token=t0ps3cr3t", "timeout": 1}
+    ]}]}});
+    let session = Session::new(settings);
+    session.dispatch(&event(&session, "Stop", json!({"stop_hook_active": false})));
+    let files = session.trace_files();
+    assert!(!files.is_empty());
+    for (path, text) in &files {
+        for secret in [&key[8..], "hunter2-password", "t0ps3cr3t"] {
+            assert!(!text.contains(secret), "{} holds {secret}:\n{text}", path.display());
+        }
+    }
+    let names: Vec<String> = session.records()[0]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"echo done # notify --key sk-a…".to_string()), "{names:?}");
+    assert!(names.contains(&"POST http://127.0.0.1:9/hook".to_string()), "{names:?}");
+}
+
+#[test]
 fn the_trace_is_switched_off_by_the_variable_or_the_users_settings_not_the_projects() {
     let bash = |session: &Session| {
         event(session, "PreToolUse", json!({"tool_name": "Bash", "tool_use_id": "t", "tool_input": {"command": "ls"}}))

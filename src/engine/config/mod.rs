@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod entry;
 pub mod jsonpath;
 pub mod plugins;
+pub mod secrets;
 pub mod settings;
 pub mod shell_words;
 pub mod sources;

@@ -230,7 +230,8 @@ impl HookKind {
                 std::iter::once(command.as_str()).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
             }
             HookKind::Command { command, .. } => command.clone(),
-            HookKind::Http { url, .. } => format!("POST {url}"),
+            // A password in the URL is hidden from every message and listing that names the hook.
+            HookKind::Http { url, .. } => format!("POST {}", super::secrets::redact_url(url)),
             HookKind::McpTool { server, tool, .. } => format!("mcp {server}/{tool}"),
             HookKind::Prompt { prompt, .. } | HookKind::Agent { prompt, .. } => prompt.clone(),
         }

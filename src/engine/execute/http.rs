@@ -9,6 +9,7 @@
 //! `allowedEnvVars` (and, when any settings file sets it, `httpHookAllowedEnvVars`); any other
 //! variable becomes an empty string.
 
+use crate::engine::config::secrets::redact_url;
 use crate::engine::execute::process::CAPTURE_CAP;
 use crate::engine::execute::RawOutput;
 use crate::engine::select::rule::wildcard_matches;
@@ -30,12 +31,13 @@ impl HttpPolicy {
     /// What is checked is what is sent: the request goes to the parsed URL's own text, so no
     /// second parser can read a different host out of it.
     pub fn permit(&self, url: &str) -> Result<Url, String> {
-        let parsed = Url::parse(url).map_err(|err| format!("`{url}` is not a URL the http hook can call: {err}"))?;
+        let shown = redact_url(url);
+        let parsed = Url::parse(url).map_err(|err| format!("`{shown}` is not a URL the http hook can call: {err}"))?;
         // A userinfo part is how a URL shows one host and calls another
         // (`http://127.0.0.1:1@127.0.0.2/`), and it would put a password in a settings file.
         if !parsed.username().is_empty() || parsed.password().is_some() {
             return Err(format!(
-                "`{url}` has a user name or password before its host ({}); http hook URLs may not carry one",
+                "`{shown}` has a user name or password before its host ({}); http hook URLs may not carry one",
                 parsed.host_str().unwrap_or_default()
             ));
         }
@@ -43,7 +45,7 @@ impl HttpPolicy {
         if patterns.iter().any(|pattern| url_pattern_matches(pattern, &parsed)) {
             Ok(parsed)
         } else {
-            Err(format!("`{url}` is not in allowedHttpHookUrls ({})", patterns.join(", ")))
+            Err(format!("`{shown}` is not in allowedHttpHookUrls ({})", patterns.join(", ")))
         }
     }
 }

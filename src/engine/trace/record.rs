@@ -4,6 +4,7 @@
 //! The same types read the lines back (`hookmux log`): every field has a default, so that a line
 //! written by another version of hookmux still reads.
 
+use crate::engine::config::secrets::redact;
 use crate::engine::config::settings::{FileState, SettingsFile, TraceMode};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::RawOutput;
@@ -250,7 +251,8 @@ impl Record {
         self.answer.decision = combined_decision(combined).to_string();
         self.answer.context = combined.context.len();
         self.answer.system_messages = combined.system_messages.len();
-        self.notices.clone_from(&combined.notices);
+        // A notice quotes hooks by their commands: credentials in them are masked here too.
+        self.notices = combined.notices.iter().map(|notice| redact(notice).into_owned()).collect();
     }
 }
 
@@ -273,21 +275,30 @@ fn source(file: &SettingsFile) -> SourceTrace {
 }
 
 /// A handler's name for people: a built-in's own, else its command, else its URL without the
-/// query (which may carry a token).
+/// query and without a user name or password (either may carry a token). A credential written
+/// out in a command (`curl -H 'x-api-key: sk-ant-…'`) is masked, as `hooks validate` shows it.
 pub fn hook_name(planned_runner: Option<&Runner>, spec: &crate::engine::config::settings::HookSpec) -> String {
     use crate::engine::config::settings::HookKind;
     if let Some(Runner::Builtin(call)) = planned_runner {
         return call.name.clone();
     }
-    match &spec.kind {
+    let name = match &spec.kind {
         HookKind::Http { url, .. } => {
             let bare = url.split(['?', '#']).next().unwrap_or(url);
+            let bare = match bare.split_once("://") {
+                Some((scheme, rest)) => match rest.split('/').next().and_then(|host| host.rsplit_once('@')) {
+                    Some((_, host)) => format!("{scheme}://{host}{}", &rest[rest.find('/').unwrap_or(rest.len())..]),
+                    None => bare.to_string(),
+                },
+                None => bare.to_string(),
+            };
             format!("POST {bare}")
         }
         HookKind::Prompt { .. } => "prompt".to_string(),
         HookKind::Agent { .. } => "agent".to_string(),
         kind => kind.label(),
-    }
+    };
+    redact(&name).into_owned()
 }
 
 fn runner_kind(runner: &Runner) -> &'static str {
