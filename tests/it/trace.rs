@@ -444,3 +444,47 @@ fn a_hook_that_times_out_or_fails_is_counted_so() {
     let why = session.show(&["log", "why", "--last"]);
     assert!(why.contains("timed out") && why.contains("exit 1, 7 bytes on stderr"), "{why}");
 }
+
+#[test]
+fn log_follow_prints_each_new_dispatch_also_across_a_rotation() {
+    use std::io::BufRead;
+    let session = Session::new(settings());
+    let bash = |id: &str| {
+        event(&session, "PreToolUse", json!({"tool_name": "Bash", "tool_use_id": id, "tool_input": {"command": "ls"}}))
+    };
+    let dispatch = |id: &str| {
+        session.hookmux(["dispatch"]).env("HOOKMUX_TRACE_MAX_BYTES", "4096").stdin(bash(id).to_string()).run()
+    };
+    dispatch("before");
+    let mut follow = std::process::Command::new(env!("CARGO_BIN_EXE_hookmux"))
+        .args(["log", "--follow", "--json"])
+        .env("HOME", session.root().join("home"))
+        .env("TMPDIR", session.root().join("tmp"))
+        .current_dir(session.project())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = follow.stdout.take().unwrap();
+    let (lines, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next = || {
+        let line = received.recv_timeout(std::time::Duration::from_secs(30)).expect("log --follow printed a line");
+        serde_json::from_str::<Value>(&line).unwrap()["tool_use_id"].as_str().unwrap().to_string()
+    };
+    // What was there, then every dispatch as it comes, while the 4 KiB files rotate under it.
+    assert_eq!(next(), "before");
+    for id in ["after-1", "after-2", "after-3"] {
+        dispatch(id);
+        assert_eq!(next(), id);
+    }
+    follow.kill().unwrap();
+    follow.wait().unwrap();
+    assert!(session.trace_dir().join("trace.1.jsonl").exists(), "the files rotated");
+}
