@@ -6,7 +6,7 @@
 //! under `memory`, still work for one release: hidden, with a deprecation notice on stderr.
 
 use super::load::{self, LoadOptions, DEFAULT_LIMITS, RANKED_LIMITS};
-use super::store::{Fact, Memory, NewFact, NewMemory, Status, Store};
+use super::store::{Fact, Location, Memory, NewFact, NewMemory, Status, Store};
 use super::{dates, debt, import, rank, render, Workspace};
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::{Args, Subcommand};
@@ -287,7 +287,7 @@ impl Cli {
         }
     }
 
-    fn db(&self, workspace: &Workspace) -> Result<PathBuf> {
+    fn db(&self, workspace: &Workspace) -> Result<Location> {
         workspace.db.clone().ok_or_else(|| anyhow!("no store location: set LORE_DB, or HOME or XDG_DATA_HOME"))
     }
 
@@ -595,7 +595,7 @@ fn status(cli: &Cli, target: &Target, out: &mut impl Write) -> Result<ExitCode> 
         writeln!(out, "store:   {} (not created yet; `hookmux memory add` creates it)", db.display())?;
         return Ok(ExitCode::SUCCESS);
     };
-    writeln!(out, "store:   {} (schema {})", db.display(), store.schema_version()?)?;
+    writeln!(out, "store:   {} (schema {})", store.describe(), store.schema_version()?)?;
     let today = dates::date_of(cli.now);
     let counts = store.counts(&workspace.project.name, &today)?;
     writeln!(out, "memories: {} active, {} expired, {} rejected", counts.active, counts.expired, counts.rejected)?;

@@ -332,38 +332,38 @@ pub struct Counts {
     pub digests: u64,
 }
 
-/// An open store.
-pub struct Store {
+/// An open SQLite store.
+pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens the store for writing, creating the file (and its folder) when missing, and brings
     /// its schema up to date.
-    pub fn open_or_create(path: &Path) -> Result<Store> {
+    pub fn open_or_create(path: &Path) -> Result<SqliteStore> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create the store's folder {}", parent.display()))?;
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        Store::open_with(path, flags, true)
+        SqliteStore::open_with(path, flags, true)
     }
 
     /// Opens an existing store; `None` when there is no file yet (nothing was ever saved). With
     /// `writable` false nothing is written, not even a schema upgrade, which then is an error.
-    pub fn open_existing(path: &Path, writable: bool) -> Result<Option<Store>> {
+    pub fn open_existing(path: &Path, writable: bool) -> Result<Option<SqliteStore>> {
         if !path.exists() {
             return Ok(None);
         }
         let access = if writable { OpenFlags::SQLITE_OPEN_READ_WRITE } else { OpenFlags::SQLITE_OPEN_READ_ONLY };
-        Store::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable).map(Some)
+        SqliteStore::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable).map(Some)
     }
 
-    fn open_with(path: &Path, flags: OpenFlags, writable: bool) -> Result<Store> {
+    fn open_with(path: &Path, flags: OpenFlags, writable: bool) -> Result<SqliteStore> {
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("cannot open the memory store {}", path.display()))?;
-        let mut store = Store { conn, path: path.to_path_buf() };
+        let mut store = SqliteStore { conn, path: path.to_path_buf() };
         store.prepare(writable).with_context(|| format!("cannot use the memory store {}", path.display()))?;
         Ok(store)
     }
@@ -825,4 +825,173 @@ fn phrase(text: &str) -> String {
 /// SQLite wants a signed limit; anything past `i64::MAX` is "no limit" anyway.
 fn limit_param(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// Where the store is: a SQLite file, or a PostgreSQL database named by a `postgres://` URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    Postgres(super::pgconf::PgTarget),
+    /// A `postgres://` setting that cannot be used: the reason, without the password.
+    Invalid(String),
+}
+
+impl Location {
+    /// The file, or the URL without its password.
+    pub fn display(&self) -> String {
+        match self {
+            Location::Sqlite(path) => path.display().to_string(),
+            Location::Postgres(target) => target.display().to_string(),
+            Location::Invalid(reason) => reason.clone(),
+        }
+    }
+}
+
+/// An open store, on either backend; every command and the wake-up go through it.
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(super::pg::PgStore),
+}
+
+/// Calls the same method on whichever backend the store is.
+macro_rules! both {
+    ($self:ident, $store:ident => $call:expr) => {
+        match $self {
+            Store::Sqlite($store) => $call,
+            Store::Postgres($store) => $call,
+        }
+    };
+}
+
+impl Store {
+    /// Opens the store for writing, creating it when missing, and brings its schema up to date.
+    pub fn open_or_create(location: &Location) -> Result<Store> {
+        match location {
+            Location::Sqlite(path) => SqliteStore::open_or_create(path).map(Store::Sqlite),
+            Location::Postgres(target) => {
+                match super::pg::PgStore::open(target, super::pgconf::CLI_CONNECT_TIMEOUT, true, true)? {
+                    Some(store) => Ok(Store::Postgres(store)),
+                    None => bail!("cannot create the memory store {}", target.display()),
+                }
+            }
+            Location::Invalid(reason) => bail!("{reason}"),
+        }
+    }
+
+    /// Opens an existing store; `None` when nothing was ever saved there.
+    pub fn open_existing(location: &Location, writable: bool) -> Result<Option<Store>> {
+        Store::open_existing_within(location, writable, super::pgconf::CLI_CONNECT_TIMEOUT)
+    }
+
+    /// [`Store::open_existing`], giving a PostgreSQL server at most `bound` to accept.
+    pub fn open_existing_within(location: &Location, writable: bool, bound: Duration) -> Result<Option<Store>> {
+        match location {
+            Location::Sqlite(path) => Ok(SqliteStore::open_existing(path, writable)?.map(Store::Sqlite)),
+            Location::Postgres(target) => {
+                Ok(super::pg::PgStore::open(target, bound, false, writable)?.map(Store::Postgres))
+            }
+            Location::Invalid(reason) => bail!("{reason}"),
+        }
+    }
+
+    /// The file, or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Store::Sqlite(store) => store.path().display().to_string(),
+            Store::Postgres(store) => store.display().to_string(),
+        }
+    }
+
+    pub fn schema_version(&self) -> Result<i64> {
+        both!(self, s => s.schema_version())
+    }
+
+    pub fn add_memory(&mut self, memory: &NewMemory) -> Result<i64> {
+        both!(self, s => s.add_memory(memory))
+    }
+
+    pub fn import_memories(&mut self, memories: &[NewMemory]) -> Result<(usize, usize)> {
+        both!(self, s => s.import_memories(memories))
+    }
+
+    pub fn memory(&self, id: i64) -> Result<Option<Memory>> {
+        both!(self, s => s.memory(id))
+    }
+
+    pub fn forget_memory(&mut self, id: i64) -> Result<bool> {
+        both!(self, s => s.forget_memory(id))
+    }
+
+    pub fn list_memories(&self, project: Option<&str>, status: Option<Status>, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.list_memories(project, status, limit))
+    }
+
+    pub fn recent_memories(&self, reader: &Reader, kind: Option<&str>, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.recent_memories(reader, kind, limit))
+    }
+
+    /// See [`SqliteStore::search_memories`]; both backends return the same rows in the same order.
+    pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.search_memories(reader, terms, limit))
+    }
+
+    pub fn proposed_memories(&self, project: &str, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.proposed_memories(project, limit))
+    }
+
+    pub fn count_proposed(&self, project: &str) -> Result<u64> {
+        both!(self, s => s.count_proposed(project))
+    }
+
+    pub fn each_memory(&self, project: Option<&str>, f: impl FnMut(Memory)) -> Result<()> {
+        both!(self, s => s.each_memory(project, f))
+    }
+
+    pub fn add_fact(&mut self, fact: &NewFact) -> Result<i64> {
+        both!(self, s => s.add_fact(fact))
+    }
+
+    pub fn import_facts(&mut self, facts: &[NewFact]) -> Result<(usize, usize)> {
+        both!(self, s => s.import_facts(facts))
+    }
+
+    pub fn retire_fact(&mut self, id: i64, now: i64) -> Result<bool> {
+        both!(self, s => s.retire_fact(id, now))
+    }
+
+    pub fn active_facts(&self, reader: &Reader, limit: usize) -> Result<Vec<Fact>> {
+        both!(self, s => s.active_facts(reader, limit))
+    }
+
+    pub fn list_facts(&self, project: &str, include_retired: bool) -> Result<Vec<Fact>> {
+        both!(self, s => s.list_facts(project, include_retired))
+    }
+
+    pub fn save_digest(
+        &mut self,
+        project: &str,
+        title: &str,
+        body: &str,
+        created_at: i64,
+        import_key: Option<&str>,
+    ) -> Result<Option<i64>> {
+        both!(self, s => s.save_digest(project, title, body, created_at, import_key))
+    }
+
+    pub fn latest_digest(&self, project: &str) -> Result<Option<Digest>> {
+        both!(self, s => s.latest_digest(project))
+    }
+
+    pub fn counts(&self, project: &str, today: &str) -> Result<Counts> {
+        both!(self, s => s.counts(project, today))
+    }
+
+    /// Raw SQL for tests that need to damage a store on purpose.
+    #[cfg(test)]
+    pub(crate) fn execute_batch(&self, sql: &str) -> Result<()> {
+        match self {
+            Store::Sqlite(store) => store.execute_batch(sql),
+            Store::Postgres(_) => bail!("raw SQL is for SQLite test stores"),
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl World {
     }
 
     pub fn store(&self) -> Store {
-        Store::open_or_create(&self.db()).expect("open store")
+        Store::Sqlite(crate::wakeup::store::SqliteStore::open_or_create(&self.db()).expect("open store"))
     }
 
     pub fn write(&self, relative: &str, text: &str) {
