@@ -49,7 +49,15 @@ pub struct LoreConfig {
 
 impl Default for LoreConfig {
     fn default() -> LoreConfig {
-        LoreConfig { file: None, project: None, projects: Vec::new(), identity: None, store_path: None, store_url: None, wake_up: true }
+        LoreConfig {
+            file: None,
+            project: None,
+            projects: Vec::new(),
+            identity: None,
+            store_path: None,
+            store_url: None,
+            wake_up: true,
+        }
     }
 }
 

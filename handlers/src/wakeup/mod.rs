@@ -24,11 +24,12 @@ pub mod debt;
 pub mod import;
 pub mod load;
 pub mod marker;
-pub mod query;
-pub mod rank;
-pub mod render;
 pub mod pg;
 pub mod pgconf;
+pub mod query;
+pub mod rank;
+pub mod relevance;
+pub mod render;
 pub mod store;
 pub mod tokens;
 

@@ -3,8 +3,9 @@
 //!
 //! Search ranks exactly as the SQLite store's FTS5 does. Each memory's tokens (FTS5's own, see
 //! [`super::tokens`]) are kept in `memory_terms` with their weighted frequency and positions,
-//! each token's document count in `term_stats`, and the row and token totals in `search_stats`;
-//! a search picks its terms by the same rules and computes FTS5's BM25 (k1 = 1.2, b = 0.75,
+//! each token's document count in `term_stats`, and the row and token totals in `search_stats`
+//! (totals of every memory ever added: FTS5's contentless index does not lower them when a row is
+//! deleted, so neither does this store); a search picks its terms by the same rules and computes FTS5's BM25 (k1 = 1.2, b = 0.75,
 //! columns weighted 4 : 2 : 1 : 0) from them, so both stores return the same memories in the
 //! same order.
 //!
@@ -179,14 +180,8 @@ fn visible_to_reader(alias: &str) -> String {
 }
 
 fn reader_params<'a>(reader: &'a Reader, extra: &[&'a (dyn ToSql + Sync)]) -> Vec<&'a (dyn ToSql + Sync)> {
-    let mut params: Vec<&(dyn ToSql + Sync)> = vec![
-        &reader.project,
-        &reader.include_expired,
-        &reader.today,
-        &reader.identity,
-        &reader.session,
-        &reader.agent,
-    ];
+    let mut params: Vec<&(dyn ToSql + Sync)> =
+        vec![&reader.project, &reader.include_expired, &reader.today, &reader.identity, &reader.session, &reader.agent];
     params.extend_from_slice(extra);
     params
 }
@@ -210,8 +205,10 @@ fn term_rows(doc: &DocTokens) -> Vec<TermRow> {
             continue;
         }
         let weight = searched.iter().map(|(column, _)| WEIGHTS[usize::from(*column)]).sum();
-        let list: Vec<String> =
-            searched.iter().map(|(column, offset)| ((i64::from(*column) << 32) | i64::from(*offset)).to_string()).collect();
+        let list: Vec<String> = searched
+            .iter()
+            .map(|(column, offset)| ((i64::from(*column) << 32) | i64::from(*offset)).to_string())
+            .collect();
         rows.push(TermRow { term: term.clone(), weight, positions: format!("{{{}}}", list.join(",")) });
     }
     rows
@@ -352,14 +349,13 @@ impl PgStore {
     /// How many migrations have run; 0 when the database holds no store.
     pub fn schema_version(&self) -> Result<i64> {
         let mut client = self.client.borrow_mut();
-        let row = client.query_one(
-            "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 1 END",
-            &[],
-        )?;
+        let row =
+            client.query_one("SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 1 END", &[])?;
         if row.try_get::<_, Option<i32>>(0)?.is_none() {
             return Ok(0);
         }
-        let version: i32 = client.query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?.try_get(0)?;
+        let version: i32 =
+            client.query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?.try_get(0)?;
         Ok(i64::from(version))
     }
 
@@ -437,13 +433,12 @@ impl PgStore {
             for row in tx.query("SELECT term FROM memory_terms WHERE memory_id = $1", &[&id])? {
                 *delta.terms.entry(row.try_get(0)?).or_default() -= 1;
             }
-            let Some(row) = tx.query_opt("DELETE FROM memories WHERE id = $1 RETURNING search_length", &[&id])? else {
+            if tx.execute("DELETE FROM memories WHERE id = $1", &[&id])? == 0 {
                 delta.terms.clear();
                 return Ok(false);
-            };
-            let length: i32 = row.try_get(0)?;
-            delta.documents -= 1;
-            delta.tokens -= i64::from(length);
+            }
+            // The row and token totals stay: FTS5's contentless index (`contentless_delete`)
+            // never lowers them either, and BM25 must average over the same numbers.
             Ok(true)
         })
     }
@@ -454,7 +449,8 @@ impl PgStore {
              WHERE ($1::text IS NULL OR m.project = $1) AND ($2::text IS NULL OR m.status = $2)
              ORDER BY m.created_at DESC, m.id DESC LIMIT $3"
         );
-        let rows = self.client.borrow_mut().query(&sql, &[&project, &status.map(Status::as_str), &limit_param(limit)])?;
+        let rows =
+            self.client.borrow_mut().query(&sql, &[&project, &status.map(Status::as_str), &limit_param(limit)])?;
         rows.iter().map(memory_from_row).collect()
     }
 
@@ -490,7 +486,8 @@ impl PgStore {
         }
         let phrases: Vec<Vec<String>> = terms.iter().map(|term| self.phrase(term)).collect::<Result<_>>()?;
         let mut client = self.client.borrow_mut();
-        let mut tx = client.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start()?;
+        let mut tx =
+            client.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start()?;
 
         // Each phrase's document count: single tokens from `term_stats`, longer phrases by
         // matching positions.
@@ -557,7 +554,8 @@ impl PgStore {
                 }
             }
             for index in &chosen_multi {
-                let matched: Vec<i64> = multi_matches.get(index).map(|m| m.keys().copied().collect()).unwrap_or_default();
+                let matched: Vec<i64> =
+                    multi_matches.get(index).map(|m| m.keys().copied().collect()).unwrap_or_default();
                 for row in tx.query(
                     "SELECT m.id FROM memories m WHERE m.id = ANY($1) AND (m.project_token = $2 OR m.scope_kind = 'global')",
                     &[&matched, &token],
@@ -686,7 +684,8 @@ impl PgStore {
     }
 
     pub fn each_memory(&self, project: Option<&str>, mut f: impl FnMut(Memory)) -> Result<()> {
-        let sql = format!("SELECT {MEMORY_COLUMNS} FROM memories m WHERE ($1::text IS NULL OR m.project = $1) ORDER BY m.id");
+        let sql =
+            format!("SELECT {MEMORY_COLUMNS} FROM memories m WHERE ($1::text IS NULL OR m.project = $1) ORDER BY m.id");
         for row in self.client.borrow_mut().query(&sql, &[&project])? {
             f(memory_from_row(&row)?);
         }

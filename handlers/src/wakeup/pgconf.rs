@@ -250,10 +250,7 @@ fn pgpass_password(config: &postgres::Config, env: &Env) -> Option<String> {
     {
         use std::os::unix::fs::PermissionsExt as _;
         if std::fs::metadata(&file).is_ok_and(|meta| meta.permissions().mode() & 0o077 != 0) {
-            eprintln!(
-                "hookmux: {} is readable by others; its passwords are ignored (chmod 600 it)",
-                file.display()
-            );
+            eprintln!("hookmux: {} is readable by others; its passwords are ignored (chmod 600 it)", file.display());
             return None;
         }
     }
@@ -344,10 +341,7 @@ mod tests {
     #[test]
     fn pgpass_lines_match_like_libpq() {
         let text = "# comment\nother:5432:*:*:nope\ndb.example.com:*:lore:alice:pa\\:ss:word\n*:*:*:*:fallback\n";
-        assert_eq!(
-            pgpass_lookup(text, ["db.example.com", "6543", "lore", "alice"]).as_deref(),
-            Some("pa:ss:word")
-        );
+        assert_eq!(pgpass_lookup(text, ["db.example.com", "6543", "lore", "alice"]).as_deref(), Some("pa:ss:word"));
         assert_eq!(pgpass_lookup(text, ["elsewhere", "1", "x", "y"]).as_deref(), Some("fallback"));
         assert_eq!(pgpass_lookup("a:b:c\n", ["a", "b", "c", "d"]), None);
     }

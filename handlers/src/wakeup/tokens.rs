@@ -45,7 +45,8 @@ impl Tokenizer {
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM docs", [])?;
         {
-            let mut insert = tx.prepare_cached("INSERT INTO docs (rowid, c0, c1, c2, c3) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            let mut insert =
+                tx.prepare_cached("INSERT INTO docs (rowid, c0, c1, c2, c3) VALUES (?1, ?2, ?3, ?4, ?5)")?;
             for (index, doc) in docs.iter().enumerate() {
                 insert.execute(params![index as i64 + 1, doc[0], doc[1], doc[2], doc[3]])?;
             }
@@ -110,5 +111,7 @@ mod tests {
         assert_eq!(doc.terms["cafe"], vec![(0, 2)]);
         assert_eq!(tokenizer.phrase("Naïve-Bayes").unwrap(), ["naiv", "bay"]);
         assert!(tokenizer.phrase("—").unwrap().is_empty());
+        // A word Rust calls alphanumeric that FTS5 splits: searched as a phrase of its tokens.
+        assert_eq!(tokenizer.phrase("नमस्ते").unwrap(), ["नमस", "त"]);
     }
 }

@@ -24,6 +24,7 @@ mod data;
 mod debt_import;
 mod hook;
 mod parser;
+mod postgres;
 
 use super::store::{NewFact, NewMemory, Reader, Store};
 use std::path::{Path, PathBuf};
