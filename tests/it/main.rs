@@ -33,3 +33,4 @@ mod shipping;
 mod trust;
 mod wakeup_cli;
 mod wakeup_hook;
+mod wakeup_postgres;

@@ -21,6 +21,7 @@ pub mod config;
 pub mod coverage;
 pub mod dates;
 pub mod debt;
+pub mod export;
 pub mod import;
 pub mod load;
 pub mod marker;

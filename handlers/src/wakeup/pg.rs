@@ -16,8 +16,8 @@
 
 use super::pgconf::{self, PgTarget};
 use super::store::{
-    project_token, Counts, Digest, Fact, Memory, NewFact, NewMemory, Reader, Status, MAX_COMMON_TERMS,
-    MAX_RANKED_TERMS, SEARCH_WINDOW,
+    project_token, resolve_source, Counts, Digest, ExportRow, Fact, ImportCounts, ImportRows, Memory, NewFact,
+    NewMemory, Reader, Status, MAX_COMMON_TERMS, MAX_RANKED_TERMS, SEARCH_WINDOW,
 };
 use super::tokens::{DocTokens, Tokenizer, COLUMNS};
 use anyhow::{anyhow, bail, Context as _, Result};
@@ -689,6 +689,152 @@ impl PgStore {
         for row in self.client.borrow_mut().query(&sql, &[&project])? {
             f(memory_from_row(&row)?);
         }
+        Ok(())
+    }
+
+    /// Imports memories, facts and digests in one transaction (see [`ImportRows`]).
+    pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
+        let tags: Vec<String> = rows.memories.iter().map(|(_, m)| project_tag(m)).collect();
+        let docs: Vec<[&str; COLUMNS]> = rows
+            .memories
+            .iter()
+            .zip(&tags)
+            .map(|((_, m), tag)| [m.title.as_str(), m.synopsis.as_str(), m.body.as_str(), tag.as_str()])
+            .collect();
+        let tokens = self.tokenize(&docs)?;
+        self.write(|tx, delta| {
+            let mut counts = ImportCounts::default();
+            let mut ids = HashMap::new();
+            for ((old, m), doc) in rows.memories.iter().zip(&tokens) {
+                let existing = tx.query_opt(
+                    "SELECT id FROM memories WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
+                       AND import_key IS NULL AND title = $3 AND synopsis = $4 AND body = $5 AND kind = $6
+                       AND source = $7 AND scope_kind IS NOT DISTINCT FROM $8 AND scope_key = $9 AND status = $10
+                       AND created_at = $11 AND expires_at IS NOT DISTINCT FROM $12::text)) LIMIT 1",
+                    &[
+                        &m.project,
+                        &m.import_key,
+                        &m.title,
+                        &m.synopsis,
+                        &m.body,
+                        &m.kind,
+                        &m.source,
+                        &m.scope_kind,
+                        &m.scope_key,
+                        &m.status.as_str(),
+                        &m.created_at,
+                        &m.expires_at,
+                    ],
+                )?;
+                let id = match existing {
+                    Some(row) => {
+                        counts.skipped += 1;
+                        row.try_get(0)?
+                    }
+                    None => {
+                        counts.memories += 1;
+                        insert_memory(tx, delta, m, doc)?.unwrap_or_default()
+                    }
+                };
+                if let Some(old) = old {
+                    ids.insert(*old, id);
+                }
+            }
+            for fact in &rows.facts {
+                let source = resolve_source(&ids, fact)?;
+                let f = &fact.fact;
+                let status = if fact.retired_at.is_some() { "retired" } else { "active" };
+                let existing = tx.query_opt(
+                    "SELECT id FROM facts WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL AND import_key IS NULL
+                       AND subject = $3 AND predicate = $4 AND object = $5 AND created_at = $6 AND status = $7
+                       AND scope_kind IS NOT DISTINCT FROM $8 AND scope_key = $9
+                       AND expires_at IS NOT DISTINCT FROM $10::text AND retired_at IS NOT DISTINCT FROM $11
+                       AND source_memory_id IS NOT DISTINCT FROM $12)) LIMIT 1",
+                    &[
+                        &f.project,
+                        &f.import_key,
+                        &f.subject,
+                        &f.predicate,
+                        &f.object,
+                        &f.created_at,
+                        &status,
+                        &f.scope_kind,
+                        &f.scope_key,
+                        &f.expires_at,
+                        &fact.retired_at,
+                        &source,
+                    ],
+                )?;
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO facts (project, subject, predicate, object, status, scope_kind, scope_key,
+                                        source_memory_id, created_at, retired_at, expires_at, import_key)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                    &[
+                        &f.project,
+                        &f.subject,
+                        &f.predicate,
+                        &f.object,
+                        &status,
+                        &f.scope_kind,
+                        &f.scope_key,
+                        &source,
+                        &f.created_at,
+                        &fact.retired_at,
+                        &f.expires_at,
+                        &f.import_key,
+                    ],
+                )?;
+                counts.facts += 1;
+            }
+            for d in &rows.digests {
+                let existing = tx.query_opt(
+                    "SELECT id FROM digests WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
+                       AND import_key IS NULL AND title = $3 AND body = $4 AND created_at = $5)) LIMIT 1",
+                    &[&d.project, &d.import_key, &d.title, &d.body, &d.created_at],
+                )?;
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO digests (project, title, body, created_at, import_key) VALUES ($1, $2, $3, $4, $5)",
+                    &[&d.project, &d.title, &d.body, &d.created_at, &d.import_key],
+                )?;
+                counts.digests += 1;
+            }
+            Ok(counts)
+        })
+    }
+
+    /// Every memory, fact and digest of the store, for `hookmux memory export`, read in one
+    /// snapshot.
+    pub fn export(&self, mut f: impl FnMut(ExportRow) -> Result<()>) -> Result<()> {
+        let mut client = self.client.borrow_mut();
+        let mut tx =
+            client.build_transaction().isolation_level(IsolationLevel::RepeatableRead).read_only(true).start()?;
+        let sql = format!("SELECT {MEMORY_COLUMNS}, m.import_key FROM memories m ORDER BY m.id");
+        for row in tx.query(&sql, &[])? {
+            f(ExportRow::Memory(memory_from_row(&row)?, row.try_get(12)?))?;
+        }
+        let sql = format!("SELECT {FACT_COLUMNS}, f.import_key FROM facts f ORDER BY f.id");
+        for row in tx.query(&sql, &[])? {
+            f(ExportRow::Fact(fact_from_row(&row)?, row.try_get(12)?))?;
+        }
+        for row in tx.query("SELECT id, project, title, body, created_at, import_key FROM digests ORDER BY id", &[])? {
+            let digest = Digest {
+                id: row.try_get(0)?,
+                project: row.try_get(1)?,
+                title: row.try_get(2)?,
+                body: row.try_get(3)?,
+                created_at: row.try_get(4)?,
+            };
+            f(ExportRow::Digest(digest, row.try_get(5)?))?;
+        }
+        tx.commit()?;
         Ok(())
     }
 

@@ -332,6 +332,71 @@ pub struct Counts {
     pub digests: u64,
 }
 
+/// Rows to import in one transaction: all of them, or none when any fails.
+///
+/// A row whose import key the project already has is skipped, as is a row without a key that
+/// matches an existing keyless row field for field (so importing one export twice adds nothing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportRows {
+    /// Each memory with its id in the file, when it has one (facts refer to it).
+    pub memories: Vec<(Option<i64>, NewMemory)>,
+    pub facts: Vec<ImportFact>,
+    pub digests: Vec<ImportDigest>,
+}
+
+/// A fact to import: retired ones keep their state, and the source memory is named by its id in
+/// the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportFact {
+    /// `source_memory_id` is ignored: the source is `source_in_file`.
+    pub fact: NewFact,
+    pub retired_at: Option<i64>,
+    pub source_in_file: Option<i64>,
+}
+
+/// A digest to import.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportDigest {
+    pub project: String,
+    pub title: String,
+    pub body: String,
+    pub created_at: i64,
+    pub import_key: Option<String>,
+}
+
+/// What an import added and skipped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportCounts {
+    pub memories: usize,
+    pub facts: usize,
+    pub digests: usize,
+    pub skipped: usize,
+}
+
+/// One row of a store, as `hookmux memory export` writes it, with its import key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportRow {
+    Memory(Memory, Option<String>),
+    Fact(Fact, Option<String>),
+    Digest(Digest, Option<String>),
+}
+
+/// The store id of a fact's source memory, from its id in the file.
+pub fn resolve_source(ids: &std::collections::HashMap<i64, i64>, fact: &ImportFact) -> Result<Option<i64>> {
+    match fact.source_in_file {
+        None => Ok(None),
+        Some(old) => match ids.get(&old) {
+            Some(id) => Ok(Some(*id)),
+            None => bail!(
+                "the fact `{} {} {}` names source memory {old}, which is not in the file",
+                fact.fact.subject,
+                fact.fact.predicate,
+                fact.fact.object
+            ),
+        },
+    }
+}
+
 /// An open SQLite store.
 pub struct SqliteStore {
     conn: Connection,
@@ -619,6 +684,110 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// Imports memories, facts and digests in one transaction (see [`ImportRows`]).
+    pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
+        self.write(|tx| {
+            let mut counts = ImportCounts::default();
+            let mut ids = std::collections::HashMap::new();
+            for (old, memory) in &rows.memories {
+                let id = match existing_memory(tx, memory)? {
+                    Some(id) => {
+                        counts.skipped += 1;
+                        id
+                    }
+                    None => {
+                        counts.memories += 1;
+                        insert_memory(tx, memory)?.unwrap_or_default()
+                    }
+                };
+                if let Some(old) = old {
+                    ids.insert(*old, id);
+                }
+            }
+            for fact in &rows.facts {
+                let source = resolve_source(&ids, fact)?;
+                let f = &fact.fact;
+                let status = if fact.retired_at.is_some() { "retired" } else { "active" };
+                let existing: Option<i64> = tx
+                    .query_row(
+                        "SELECT id FROM facts WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL AND import_key IS NULL
+                           AND subject = ?3 AND predicate = ?4 AND object = ?5 AND created_at = ?6 AND status = ?7
+                           AND scope_kind IS ?8 AND scope_key = ?9 AND expires_at IS ?10
+                           AND retired_at IS ?11 AND source_memory_id IS ?12)) LIMIT 1",
+                        params![
+                            f.project, f.import_key, f.subject, f.predicate, f.object, f.created_at, status,
+                            f.scope_kind, f.scope_key, f.expires_at, fact.retired_at, source
+                        ],
+                        |row| row.get(0),
+                    )
+                    .optional()?;
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO facts (project, subject, predicate, object, status, scope_kind, scope_key,
+                                        source_memory_id, created_at, retired_at, expires_at, import_key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    params![
+                        f.project, f.subject, f.predicate, f.object, status, f.scope_kind, f.scope_key, source,
+                        f.created_at, fact.retired_at, f.expires_at, f.import_key
+                    ],
+                )?;
+                counts.facts += 1;
+            }
+            for d in &rows.digests {
+                let existing: Option<i64> = tx
+                    .query_row(
+                        "SELECT id FROM digests WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL
+                           AND import_key IS NULL AND title = ?3 AND body = ?4 AND created_at = ?5)) LIMIT 1",
+                        params![d.project, d.import_key, d.title, d.body, d.created_at],
+                        |row| row.get(0),
+                    )
+                    .optional()?;
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO digests (project, title, body, created_at, import_key) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![d.project, d.title, d.body, d.created_at, d.import_key],
+                )?;
+                counts.digests += 1;
+            }
+            Ok(counts)
+        })
+    }
+
+    /// Every memory, fact and digest of the store, for `hookmux memory export`.
+    pub fn export(&self, mut f: impl FnMut(ExportRow) -> Result<()>) -> Result<()> {
+        let mut stmt =
+            self.conn.prepare(&format!("SELECT {MEMORY_COLUMNS}, m.import_key FROM memories m ORDER BY m.id"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            f(ExportRow::Memory(memory_from_row(row)?, row.get(12)?))?;
+        }
+        let mut stmt = self.conn.prepare(&format!("SELECT {FACT_COLUMNS}, f.import_key FROM facts f ORDER BY f.id"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            f(ExportRow::Fact(fact_from_row(row)?, row.get(12)?))?;
+        }
+        let mut stmt =
+            self.conn.prepare("SELECT id, project, title, body, created_at, import_key FROM digests ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let digest = Digest {
+                id: row.get(0)?,
+                project: row.get(1)?,
+                title: row.get(2)?,
+                body: row.get(3)?,
+                created_at: row.get(4)?,
+            };
+            f(ExportRow::Digest(digest, row.get(5)?))?;
+        }
+        Ok(())
+    }
+
     // ---- facts ----------------------------------------------------------------------------
 
     pub fn add_fact(&mut self, fact: &NewFact) -> Result<i64> {
@@ -753,6 +922,33 @@ impl SqliteStore {
     pub(crate) fn execute_batch(&self, sql: &str) -> Result<()> {
         Ok(self.conn.execute_batch(sql)?)
     }
+}
+
+/// The id of a memory the import would duplicate: the same import key in the project, or, for a
+/// row without a key, a keyless row equal in every field.
+fn existing_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
+    Ok(tx
+        .query_row(
+            "SELECT id FROM memories WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL AND import_key IS NULL
+               AND title = ?3 AND synopsis = ?4 AND body = ?5 AND kind = ?6 AND source = ?7 AND scope_kind IS ?8
+               AND scope_key = ?9 AND status = ?10 AND created_at = ?11 AND expires_at IS ?12)) LIMIT 1",
+            params![
+                m.project,
+                m.import_key,
+                m.title,
+                m.synopsis,
+                m.body,
+                m.kind,
+                m.source,
+                m.scope_kind,
+                m.scope_key,
+                m.status.as_str(),
+                m.created_at,
+                m.expires_at
+            ],
+            |row| row.get(0),
+        )
+        .optional()?)
 }
 
 /// Inserts one memory; `None` when its import key is already in the project.
@@ -949,6 +1145,16 @@ impl Store {
 
     pub fn add_fact(&mut self, fact: &NewFact) -> Result<i64> {
         both!(self, s => s.add_fact(fact))
+    }
+
+    /// Imports memories, facts and digests in one transaction: all or nothing.
+    pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
+        both!(self, s => s.import_rows(rows))
+    }
+
+    /// Every row of the store, memories first, then facts, then digests, each by id.
+    pub fn export(&self, f: impl FnMut(ExportRow) -> Result<()>) -> Result<()> {
+        both!(self, s => s.export(f))
     }
 
     pub fn import_facts(&mut self, facts: &[NewFact]) -> Result<(usize, usize)> {
