@@ -236,7 +236,7 @@ pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
     };
     if let Some(url) = url {
         return Some(match super::pgconf::PgTarget::parse(&url, env) {
-            Ok(target) => Location::Postgres(target),
+            Ok(target) => Location::Postgres(Box::new(target)),
             Err(err) => Location::Invalid(format!("{err:#}")),
         });
     }

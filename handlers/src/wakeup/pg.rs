@@ -650,7 +650,8 @@ impl PgStore {
                     score += idf[position]
                         * ((frequency * (K1 + 1.0)) / (frequency + K1 * (1.0 - B + B * length / average)));
                 }
-                (-1.0 * score, candidate.created_at, *id)
+                // FTS5 returns -1 x score: lower ranks first.
+                (-score, candidate.created_at, *id)
             })
             .collect();
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));

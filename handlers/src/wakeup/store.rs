@@ -1027,7 +1027,7 @@ fn limit_param(limit: usize) -> i64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
     Sqlite(PathBuf),
-    Postgres(super::pgconf::PgTarget),
+    Postgres(Box<super::pgconf::PgTarget>),
     /// A `postgres://` setting that cannot be used: the reason, without the password.
     Invalid(String),
 }
@@ -1046,7 +1046,7 @@ impl Location {
 /// An open store, on either backend; every command and the wake-up go through it.
 pub enum Store {
     Sqlite(SqliteStore),
-    Postgres(super::pg::PgStore),
+    Postgres(Box<super::pg::PgStore>),
 }
 
 /// Calls the same method on whichever backend the store is.
@@ -1066,7 +1066,7 @@ impl Store {
             Location::Sqlite(path) => SqliteStore::open_or_create(path).map(Store::Sqlite),
             Location::Postgres(target) => {
                 match super::pg::PgStore::open(target, super::pgconf::CLI_CONNECT_TIMEOUT, true, true)? {
-                    Some(store) => Ok(Store::Postgres(store)),
+                    Some(store) => Ok(Store::Postgres(Box::new(store))),
                     None => bail!("cannot create the memory store {}", target.display()),
                 }
             }
@@ -1084,7 +1084,8 @@ impl Store {
         match location {
             Location::Sqlite(path) => Ok(SqliteStore::open_existing(path, writable)?.map(Store::Sqlite)),
             Location::Postgres(target) => {
-                Ok(super::pg::PgStore::open(target, bound, false, writable)?.map(Store::Postgres))
+                Ok(super::pg::PgStore::open(target, bound, false, writable)?
+                    .map(|store| Store::Postgres(Box::new(store))))
             }
             Location::Invalid(reason) => bail!("{reason}"),
         }

@@ -55,7 +55,7 @@ impl PgDatabase {
     }
 
     pub fn location(&self) -> Location {
-        Location::Postgres(PgTarget::parse(&self.url, &Env::from_process()).expect("test URL parses"))
+        Location::Postgres(Box::new(PgTarget::parse(&self.url, &Env::from_process()).expect("test URL parses")))
     }
 
     pub fn store(&self) -> Store {
