@@ -231,11 +231,14 @@ pub fn store_path(config: &LoreConfig, env: &Env) -> Option<PathBuf> {
 /// either a file or a `postgres://` URL, else the default file (see [`store_path`]).
 pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
     let url = match env.path("LORE_DB") {
-        Some(_) => env.get("LORE_DB").filter(|value| super::pgconf::is_url(value)).map(str::to_string),
-        None => config.store_url.clone(),
+        Some(_) => env
+            .get("LORE_DB")
+            .filter(|value| super::pgconf::is_url(value))
+            .map(|url| (url.to_string(), super::pgconf::Origin::User)),
+        None => config.store_url.clone().map(|url| (url, super::pgconf::Origin::Project)),
     };
-    if let Some(url) = url {
-        return Some(match super::pgconf::PgTarget::parse(&url, env) {
+    if let Some((url, origin)) = url {
+        return Some(match super::pgconf::PgTarget::parse_from(&url, env, origin) {
             Ok(target) => Location::Postgres(Box::new(target)),
             Err(err) => Location::Invalid(format!("{err:#}")),
         });

@@ -34,6 +34,15 @@ pub enum Tls {
     Require,
 }
 
+/// Where a store URL came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// `$LORE_DB`: the user's own environment.
+    User,
+    /// `.lore.yaml`'s `store.path`: a file that comes with the checkout.
+    Project,
+}
+
 /// A PostgreSQL store's address, parsed and ready to connect.
 #[derive(Clone)]
 pub struct PgTarget {
@@ -63,6 +72,13 @@ impl PgTarget {
     /// `$PGPASSWORD`, else the password file (`$PGPASSFILE`, default `~/.pgpass`); the user
     /// from the URL, else `$USER`.
     pub fn parse(setting: &str, env: &Env) -> Result<PgTarget> {
+        PgTarget::parse_from(setting, env, Origin::User)
+    }
+
+    /// [`PgTarget::parse`] for a URL from `origin`. A URL from a checked-out `.lore.yaml` could
+    /// name any server, so it is never handed `$PGPASSWORD` or a password-file line whose host is
+    /// `*`: only a line naming its host exactly.
+    pub fn parse_from(setting: &str, env: &Env, origin: Origin) -> Result<PgTarget> {
         let setting = setting.trim();
         let mut url = url::Url::parse(setting).map_err(|err| {
             anyhow!("the store URL is not a valid URL ({err}); expected postgres://USER@HOST:PORT/DATABASE")
@@ -109,9 +125,13 @@ impl PgTarget {
             };
         }
         if config.get_password().is_none() {
-            if let Some(password) = env.get("PGPASSWORD").filter(|p| !p.is_empty()) {
+            let from_env = match origin {
+                Origin::User => env.get("PGPASSWORD").filter(|p| !p.is_empty()),
+                Origin::Project => None,
+            };
+            if let Some(password) = from_env {
                 config.password(password);
-            } else if let Some(password) = pgpass_password(&config, env) {
+            } else if let Some(password) = pgpass_password(&config, env, origin) {
                 config.password(password);
             }
         }
@@ -243,7 +263,7 @@ fn is_local(config: &postgres::Config) -> bool {
 /// The password file's entry for this connection: `host:port:database:user:password` lines,
 /// `*` matching anything, `\:` and `\\` escaped, as libpq reads them. A file others can read is
 /// ignored, as libpq does.
-fn pgpass_password(config: &postgres::Config, env: &Env) -> Option<String> {
+fn pgpass_password(config: &postgres::Config, env: &Env, origin: Origin) -> Option<String> {
     let file = env.path("PGPASSFILE").or_else(|| env.path("HOME").map(|home| home.join(".pgpass")))?;
     let text = std::fs::read_to_string(&file).ok()?;
     #[cfg(unix)]
@@ -261,6 +281,12 @@ fn pgpass_password(config: &postgres::Config, env: &Env) -> Option<String> {
     let port = config.get_ports().first().copied().unwrap_or(5432).to_string();
     let user = config.get_user().unwrap_or_default();
     let database = config.get_dbname().unwrap_or(user);
+    let text = match origin {
+        Origin::User => text,
+        Origin::Project => {
+            text.lines().filter(|line| !line.trim_start().starts_with("*:")).collect::<Vec<_>>().join("\n")
+        }
+    };
     pgpass_lookup(&text, [&host, &port, database, user])
 }
 
@@ -364,5 +390,14 @@ mod tests {
         assert_eq!(from_env.config.get_password(), Some(&b"from-env"[..]));
         let from_url = PgTarget::parse("postgres://alice:inline@127.0.0.1/lore", &env(&[("PGPASSWORD", "e")])).unwrap();
         assert_eq!(from_url.config.get_password(), Some(&b"inline"[..]));
+
+        // A URL from a checkout's .lore.yaml gets neither PGPASSWORD nor a wildcard host line.
+        std::fs::write(&file, "*:*:*:*:wildcard\n").unwrap();
+        let pairs = [("PGPASSFILE", file_str), ("PGPASSWORD", "from-env")];
+        let project = PgTarget::parse_from("postgres://alice@evil.example/x", &env(&pairs), Origin::Project).unwrap();
+        assert_eq!(project.config.get_password(), None);
+        std::fs::write(&file, "evil.example:*:*:*:exact\n").unwrap();
+        let exact = PgTarget::parse_from("postgres://alice@evil.example/x", &env(&pairs), Origin::Project).unwrap();
+        assert_eq!(exact.config.get_password(), Some(&b"exact"[..]));
     }
 }

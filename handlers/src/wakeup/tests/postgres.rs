@@ -427,3 +427,29 @@ fn an_empty_database_is_an_empty_store_until_written() {
     assert!(store.describe().starts_with("postgres"));
     let _ = SqliteStore::open_existing(Path::new("/nonexistent/lore.db"), false);
 }
+
+/// Recall at 3 of the labelled relevance set, on SQLite always and on PostgreSQL when a server is
+/// configured: the figure a ranking change must not lower. `cargo test -p hookmux-handlers
+/// relevance_recall -- --nocapture` prints it.
+#[test]
+fn relevance_recall_at_3_on_both_backends() {
+    let set = relevance_set();
+    let reader = &readers()[0];
+    let world = World::new();
+    let mut sqlite = world.store();
+    sqlite.import_memories(&set.new_memories("alpha", now_ms() - 400 * DAY)).unwrap();
+    let (recall, tops) = recall_at(&sqlite, &set, reader, 3).unwrap();
+    println!("recall@3 over {} prompts: sqlite {recall:.3}", set.prompts.len());
+    for (prompt, top) in set.prompts.iter().zip(&tops) {
+        if !prompt.relevant.iter().any(|key| top.contains(key)) {
+            println!("  missed: {:?} -> {top:?} (wanted {:?})", prompt.prompt, prompt.relevant);
+        }
+    }
+    assert!(recall >= 0.8, "recall@3 fell to {recall:.3}");
+    let Some(database) = PgDatabase::create("relevance_recall_at_3_on_both_backends") else { return };
+    let mut postgres = database.store();
+    postgres.import_memories(&set.new_memories("alpha", now_ms() - 400 * DAY)).unwrap();
+    let (pg_recall, pg_tops) = recall_at(&postgres, &set, reader, 3).unwrap();
+    println!("recall@3 over {} prompts: postgres {pg_recall:.3}", set.prompts.len());
+    assert_eq!(pg_tops, tops, "the same top 3 for every prompt");
+}
