@@ -41,6 +41,8 @@ const WEIGHTS: [i32; COLUMNS] = [4, 2, 1, 0];
 const TAG_COLUMN: u8 = 3;
 /// How many token rows one statement inserts.
 const TERM_BATCH: usize = 20_000;
+/// How many memories are tokenized at a time.
+const TOKENIZE_BATCH: usize = 1_000;
 
 /// Schema migrations, applied in order; `schema_migrations` records each one's number.
 const MIGRATIONS: &[&str] = &[r#"
@@ -407,20 +409,28 @@ impl PgStore {
 
     /// Inserts memories in one transaction; `None` for each one whose import key is known.
     fn insert_memories(&self, memories: &[NewMemory]) -> Result<Vec<Option<i64>>> {
-        let tags: Vec<String> = memories.iter().map(project_tag).collect();
+        self.write(|tx, delta| {
+            let mut ids = Vec::with_capacity(memories.len());
+            for chunk in memories.chunks(TOKENIZE_BATCH) {
+                let tokens = self.tokenize_memories(chunk.iter())?;
+                for (memory, doc) in chunk.iter().zip(&tokens) {
+                    ids.push(insert_memory(tx, delta, memory, doc)?);
+                }
+            }
+            Ok(ids)
+        })
+    }
+
+    /// The search tokens of memories, as the SQLite store's index holds them.
+    fn tokenize_memories<'a>(&self, memories: impl Iterator<Item = &'a NewMemory>) -> Result<Vec<DocTokens>> {
+        let memories: Vec<&NewMemory> = memories.collect();
+        let tags: Vec<String> = memories.iter().map(|m| project_tag(m)).collect();
         let docs: Vec<[&str; COLUMNS]> = memories
             .iter()
             .zip(&tags)
             .map(|(m, tag)| [m.title.as_str(), m.synopsis.as_str(), m.body.as_str(), tag.as_str()])
             .collect();
-        let tokens = self.tokenize(&docs)?;
-        self.write(|tx, delta| {
-            let mut ids = Vec::with_capacity(memories.len());
-            for (memory, doc) in memories.iter().zip(&tokens) {
-                ids.push(insert_memory(tx, delta, memory, doc)?);
-            }
-            Ok(ids)
-        })
+        self.tokenize(&docs)
     }
 
     pub fn memory(&self, id: i64) -> Result<Option<Memory>> {
@@ -695,50 +705,45 @@ impl PgStore {
 
     /// Imports memories, facts and digests in one transaction (see [`ImportRows`]).
     pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
-        let tags: Vec<String> = rows.memories.iter().map(|(_, m)| project_tag(m)).collect();
-        let docs: Vec<[&str; COLUMNS]> = rows
-            .memories
-            .iter()
-            .zip(&tags)
-            .map(|((_, m), tag)| [m.title.as_str(), m.synopsis.as_str(), m.body.as_str(), tag.as_str()])
-            .collect();
-        let tokens = self.tokenize(&docs)?;
         self.write(|tx, delta| {
             let mut counts = ImportCounts::default();
             let mut ids = HashMap::new();
-            for ((old, m), doc) in rows.memories.iter().zip(&tokens) {
-                let existing = tx.query_opt(
-                    "SELECT id FROM memories WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
+            for chunk in rows.memories.chunks(TOKENIZE_BATCH) {
+                let tokens = self.tokenize_memories(chunk.iter().map(|(_, m)| m))?;
+                for ((old, m), doc) in chunk.iter().zip(&tokens) {
+                    let existing = tx.query_opt(
+                        "SELECT id FROM memories WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
                        AND import_key IS NULL AND title = $3 AND synopsis = $4 AND body = $5 AND kind = $6
                        AND source = $7 AND scope_kind IS NOT DISTINCT FROM $8 AND scope_key = $9 AND status = $10
                        AND created_at = $11 AND expires_at IS NOT DISTINCT FROM $12::text)) LIMIT 1",
-                    &[
-                        &m.project,
-                        &m.import_key,
-                        &m.title,
-                        &m.synopsis,
-                        &m.body,
-                        &m.kind,
-                        &m.source,
-                        &m.scope_kind,
-                        &m.scope_key,
-                        &m.status.as_str(),
-                        &m.created_at,
-                        &m.expires_at,
-                    ],
-                )?;
-                let id = match existing {
-                    Some(row) => {
-                        counts.skipped += 1;
-                        row.try_get(0)?
+                        &[
+                            &m.project,
+                            &m.import_key,
+                            &m.title,
+                            &m.synopsis,
+                            &m.body,
+                            &m.kind,
+                            &m.source,
+                            &m.scope_kind,
+                            &m.scope_key,
+                            &m.status.as_str(),
+                            &m.created_at,
+                            &m.expires_at,
+                        ],
+                    )?;
+                    let id = match existing {
+                        Some(row) => {
+                            counts.skipped += 1;
+                            row.try_get(0)?
+                        }
+                        None => {
+                            counts.memories += 1;
+                            insert_memory(tx, delta, m, doc)?.unwrap_or_default()
+                        }
+                    };
+                    if let Some(old) = old {
+                        ids.insert(*old, id);
                     }
-                    None => {
-                        counts.memories += 1;
-                        insert_memory(tx, delta, m, doc)?.unwrap_or_default()
-                    }
-                };
-                if let Some(old) = old {
-                    ids.insert(*old, id);
                 }
             }
             for fact in &rows.facts {
