@@ -21,7 +21,8 @@ use super::store::{
 };
 use super::tokens::{DocTokens, Tokenizer, COLUMNS};
 use anyhow::{anyhow, bail, Context as _, Result};
-use postgres::types::ToSql;
+use postgres::error::SqlState;
+use postgres::types::{ToSql, Type};
 use postgres::{IsolationLevel, Row, Transaction};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -181,9 +182,20 @@ fn visible_to_reader(alias: &str) -> String {
     )
 }
 
-fn reader_params<'a>(reader: &'a Reader, extra: &[&'a (dyn ToSql + Sync)]) -> Vec<&'a (dyn ToSql + Sync)> {
-    let mut params: Vec<&(dyn ToSql + Sync)> =
-        vec![&reader.project, &reader.include_expired, &reader.today, &reader.identity, &reader.session, &reader.agent];
+/// The reader's parameters with their types, then the query's own: typed statements go out in
+/// one round trip, without a separate prepare.
+fn reader_params<'a>(
+    reader: &'a Reader,
+    extra: &[(&'a (dyn ToSql + Sync), Type)],
+) -> Vec<(&'a (dyn ToSql + Sync), Type)> {
+    let mut params: Vec<(&(dyn ToSql + Sync), Type)> = vec![
+        (&reader.project, Type::TEXT),
+        (&reader.include_expired, Type::BOOL),
+        (&reader.today, Type::TEXT),
+        (&reader.identity, Type::TEXT),
+        (&reader.session, Type::TEXT),
+        (&reader.agent, Type::TEXT),
+    ];
     params.extend_from_slice(extra);
     params
 }
@@ -351,14 +363,11 @@ impl PgStore {
     /// How many migrations have run; 0 when the database holds no store.
     pub fn schema_version(&self) -> Result<i64> {
         let mut client = self.client.borrow_mut();
-        let row =
-            client.query_one("SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN NULL ELSE 1 END", &[])?;
-        if row.try_get::<_, Option<i32>>(0)?.is_none() {
-            return Ok(0);
+        match client.query_typed_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[]) {
+            Ok(row) => Ok(i64::from(row.try_get::<_, i32>(0)?)),
+            Err(err) if err.code() == Some(&SqlState::UNDEFINED_TABLE) => Ok(0),
+            Err(err) => Err(anyhow!("{}", pgconf::error_line(&err))),
         }
-        let version: i32 =
-            client.query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])?.try_get(0)?;
-        Ok(i64::from(version))
     }
 
     fn tokenize(&self, docs: &[[&str; COLUMNS]]) -> Result<Vec<DocTokens>> {
@@ -483,8 +492,8 @@ impl PgStore {
              ORDER BY 11 DESC, 1 DESC LIMIT $8"
         );
         let limit = limit_param(limit);
-        let params = reader_params(reader, &[&kind, &limit]);
-        let rows = self.client.borrow_mut().query(&sql, &params)?;
+        let params = reader_params(reader, &[(&kind, Type::TEXT), (&limit, Type::INT8)]);
+        let rows = self.client.borrow_mut().query_typed(&sql, &params)?;
         rows.iter().map(memory_from_row).collect()
     }
 
@@ -504,7 +513,10 @@ impl PgStore {
         let singles: Vec<&String> = phrases.iter().filter(|p| p.len() == 1).map(|p| &p[0]).collect();
         let mut single_counts: HashMap<String, i64> = HashMap::new();
         if !singles.is_empty() {
-            for row in tx.query("SELECT term, documents FROM term_stats WHERE term = ANY($1)", &[&singles])? {
+            for row in tx.query_typed(
+                "SELECT term, documents FROM term_stats WHERE term = ANY($1)",
+                &[(&singles, Type::TEXT_ARRAY)],
+            )? {
                 single_counts.insert(row.try_get(0)?, row.try_get(1)?);
             }
         }
@@ -591,8 +603,8 @@ impl PgStore {
                  WHERE t.term = ANY($7) AND t.memory_id >= $8
                    AND (m.project = $1 OR m.scope_kind = 'global') AND m.status = 'active' AND {visible}"
             );
-            let params = reader_params(reader, &[&chosen_singles, &floor]);
-            for row in tx.query(&sql, &params)? {
+            let params = reader_params(reader, &[(&chosen_singles, Type::TEXT_ARRAY), (&floor, Type::INT8)]);
+            for row in tx.query_typed(&sql, &params)? {
                 let id: i64 = row.try_get(0)?;
                 let entry = candidates.entry(id).or_insert(Candidate {
                     length: row.try_get(3)?,
@@ -614,8 +626,8 @@ impl PgStore {
                  WHERE m.id = ANY($7) AND m.id >= $8
                    AND (m.project = $1 OR m.scope_kind = 'global') AND m.status = 'active' AND {visible}"
             );
-            let params = reader_params(reader, &[&multi_ids, &floor]);
-            for row in tx.query(&sql, &params)? {
+            let params = reader_params(reader, &[(&multi_ids, Type::INT8_ARRAY), (&floor, Type::INT8)]);
+            for row in tx.query_typed(&sql, &params)? {
                 let id: i64 = row.try_get(0)?;
                 candidates.entry(id).or_insert(Candidate {
                     length: row.try_get(1)?,
@@ -629,7 +641,7 @@ impl PgStore {
         }
 
         // FTS5's BM25, term by term in the query's order.
-        let stats = tx.query_one("SELECT documents, tokens FROM search_stats", &[])?;
+        let stats = tx.query_typed_one("SELECT documents, tokens FROM search_stats", &[])?;
         let rows: i64 = stats.try_get(0)?;
         let tokens: i64 = stats.try_get(1)?;
         let average = tokens as f64 / rows as f64;
@@ -669,7 +681,7 @@ impl PgStore {
         let ids: Vec<i64> = ranked.iter().map(|(_, _, id)| *id).collect();
         let sql = format!("SELECT {MEMORY_COLUMNS} FROM memories m WHERE m.id = ANY($1)");
         let mut by_id: HashMap<i64, Memory> = HashMap::new();
-        for row in tx.query(&sql, &[&ids])? {
+        for row in tx.query_typed(&sql, &[(&ids, Type::INT8_ARRAY)])? {
             let memory = memory_from_row(&row)?;
             by_id.insert(memory.id, memory);
         }
@@ -882,8 +894,8 @@ impl PgStore {
             visible_to_reader("f")
         );
         let limit = limit_param(limit);
-        let params = reader_params(reader, &[&limit]);
-        let rows = self.client.borrow_mut().query(&sql, &params)?;
+        let params = reader_params(reader, &[(&limit, Type::INT8)]);
+        let rows = self.client.borrow_mut().query_typed(&sql, &params)?;
         rows.iter().map(fact_from_row).collect()
     }
 
@@ -917,10 +929,10 @@ impl PgStore {
     }
 
     pub fn latest_digest(&self, project: &str) -> Result<Option<Digest>> {
-        let row = self.client.borrow_mut().query_opt(
+        let row = self.client.borrow_mut().query_typed_opt(
             "SELECT id, project, title, body, created_at FROM digests WHERE project = $1
              ORDER BY created_at DESC, id DESC LIMIT 1",
-            &[&project],
+            &[(&project, Type::TEXT)],
         )?;
         row.map(|row| {
             Ok(Digest {
