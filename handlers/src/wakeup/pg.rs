@@ -723,26 +723,32 @@ impl PgStore {
             for chunk in rows.memories.chunks(TOKENIZE_BATCH) {
                 let tokens = self.tokenize_memories(chunk.iter().map(|(_, m)| m))?;
                 for ((old, m), doc) in chunk.iter().zip(&tokens) {
-                    let existing = tx.query_opt(
-                        "SELECT id FROM memories WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
-                       AND import_key IS NULL AND title = $3 AND synopsis = $4 AND body = $5 AND kind = $6
-                       AND source = $7 AND scope_kind IS NOT DISTINCT FROM $8 AND scope_key = $9 AND status = $10
-                       AND created_at = $11 AND expires_at IS NOT DISTINCT FROM $12::text)) LIMIT 1",
-                        &[
-                            &m.project,
-                            &m.import_key,
-                            &m.title,
-                            &m.synopsis,
-                            &m.body,
-                            &m.kind,
-                            &m.source,
-                            &m.scope_kind,
-                            &m.scope_key,
-                            &m.status.as_str(),
-                            &m.created_at,
-                            &m.expires_at,
-                        ],
-                    )?;
+                    let existing = match &m.import_key {
+                        Some(key) => tx.query_opt(
+                            "SELECT id FROM memories WHERE project = $1 AND import_key = $2",
+                            &[&m.project, key],
+                        )?,
+                        // `created_at` first: the (project, created_at) index finds the few candidates.
+                        None => tx.query_opt(
+                            "SELECT id FROM memories WHERE project = $1 AND created_at = $11 AND import_key IS NULL
+                           AND title = $2 AND synopsis = $3 AND body = $4 AND kind = $5 AND source = $6
+                           AND scope_kind IS NOT DISTINCT FROM $7 AND scope_key = $8 AND status = $9
+                           AND expires_at IS NOT DISTINCT FROM $10::text LIMIT 1",
+                            &[
+                                &m.project,
+                                &m.title,
+                                &m.synopsis,
+                                &m.body,
+                                &m.kind,
+                                &m.source,
+                                &m.scope_kind,
+                                &m.scope_key,
+                                &m.status.as_str(),
+                                &m.expires_at,
+                                &m.created_at,
+                            ],
+                        )?,
+                    };
                     let id = match existing {
                         Some(row) => {
                             counts.skipped += 1;
@@ -762,27 +768,31 @@ impl PgStore {
                 let source = resolve_source(&ids, fact)?;
                 let f = &fact.fact;
                 let status = if fact.retired_at.is_some() { "retired" } else { "active" };
-                let existing = tx.query_opt(
-                    "SELECT id FROM facts WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL AND import_key IS NULL
-                       AND subject = $3 AND predicate = $4 AND object = $5 AND created_at = $6 AND status = $7
-                       AND scope_kind IS NOT DISTINCT FROM $8 AND scope_key = $9
-                       AND expires_at IS NOT DISTINCT FROM $10::text AND retired_at IS NOT DISTINCT FROM $11
-                       AND source_memory_id IS NOT DISTINCT FROM $12)) LIMIT 1",
-                    &[
-                        &f.project,
-                        &f.import_key,
-                        &f.subject,
-                        &f.predicate,
-                        &f.object,
-                        &f.created_at,
-                        &status,
-                        &f.scope_kind,
-                        &f.scope_key,
-                        &f.expires_at,
-                        &fact.retired_at,
-                        &source,
-                    ],
-                )?;
+                let existing = match &f.import_key {
+                    Some(key) => {
+                        tx.query_opt("SELECT id FROM facts WHERE project = $1 AND import_key = $2", &[&f.project, key])?
+                    }
+                    None => tx.query_opt(
+                        "SELECT id FROM facts WHERE project = $1 AND status = $6 AND created_at = $5
+                           AND import_key IS NULL AND subject = $2 AND predicate = $3 AND object = $4
+                           AND scope_kind IS NOT DISTINCT FROM $7 AND scope_key = $8
+                           AND expires_at IS NOT DISTINCT FROM $9::text AND retired_at IS NOT DISTINCT FROM $10
+                           AND source_memory_id IS NOT DISTINCT FROM $11 LIMIT 1",
+                        &[
+                            &f.project,
+                            &f.subject,
+                            &f.predicate,
+                            &f.object,
+                            &f.created_at,
+                            &status,
+                            &f.scope_kind,
+                            &f.scope_key,
+                            &f.expires_at,
+                            &fact.retired_at,
+                            &source,
+                        ],
+                    )?,
+                };
                 if existing.is_some() {
                     counts.skipped += 1;
                     continue;
@@ -809,11 +819,17 @@ impl PgStore {
                 counts.facts += 1;
             }
             for d in &rows.digests {
-                let existing = tx.query_opt(
-                    "SELECT id FROM digests WHERE project = $1 AND (import_key = $2 OR ($2 IS NULL
-                       AND import_key IS NULL AND title = $3 AND body = $4 AND created_at = $5)) LIMIT 1",
-                    &[&d.project, &d.import_key, &d.title, &d.body, &d.created_at],
-                )?;
+                let existing = match &d.import_key {
+                    Some(key) => tx.query_opt(
+                        "SELECT id FROM digests WHERE project = $1 AND import_key = $2",
+                        &[&d.project, key],
+                    )?,
+                    None => tx.query_opt(
+                        "SELECT id FROM digests WHERE project = $1 AND created_at = $4 AND import_key IS NULL
+                           AND title = $2 AND body = $3 LIMIT 1",
+                        &[&d.project, &d.title, &d.body, &d.created_at],
+                    )?,
+                };
                 if existing.is_some() {
                     counts.skipped += 1;
                     continue;

@@ -708,19 +708,37 @@ impl SqliteStore {
                 let source = resolve_source(&ids, fact)?;
                 let f = &fact.fact;
                 let status = if fact.retired_at.is_some() { "retired" } else { "active" };
-                let existing: Option<i64> = tx
-                    .query_row(
-                        "SELECT id FROM facts WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL AND import_key IS NULL
-                           AND subject = ?3 AND predicate = ?4 AND object = ?5 AND created_at = ?6 AND status = ?7
-                           AND scope_kind IS ?8 AND scope_key = ?9 AND expires_at IS ?10
-                           AND retired_at IS ?11 AND source_memory_id IS ?12)) LIMIT 1",
-                        params![
-                            f.project, f.import_key, f.subject, f.predicate, f.object, f.created_at, status,
-                            f.scope_kind, f.scope_key, f.expires_at, fact.retired_at, source
-                        ],
-                        |row| row.get(0),
-                    )
-                    .optional()?;
+                let existing: Option<i64> = match &f.import_key {
+                    Some(key) => tx
+                        .query_row(
+                            "SELECT id FROM facts WHERE project = ?1 AND import_key = ?2",
+                            params![f.project, key],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                    None => tx
+                        .query_row(
+                            "SELECT id FROM facts WHERE project = ?1 AND status = ?6 AND created_at = ?5
+                               AND import_key IS NULL AND subject = ?2 AND predicate = ?3 AND object = ?4
+                               AND scope_kind IS ?7 AND scope_key = ?8 AND expires_at IS ?9
+                               AND retired_at IS ?10 AND source_memory_id IS ?11 LIMIT 1",
+                            params![
+                                f.project,
+                                f.subject,
+                                f.predicate,
+                                f.object,
+                                f.created_at,
+                                status,
+                                f.scope_kind,
+                                f.scope_key,
+                                f.expires_at,
+                                fact.retired_at,
+                                source
+                            ],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                };
                 if existing.is_some() {
                     counts.skipped += 1;
                     continue;
@@ -730,21 +748,40 @@ impl SqliteStore {
                                         source_memory_id, created_at, retired_at, expires_at, import_key)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                     params![
-                        f.project, f.subject, f.predicate, f.object, status, f.scope_kind, f.scope_key, source,
-                        f.created_at, fact.retired_at, f.expires_at, f.import_key
+                        f.project,
+                        f.subject,
+                        f.predicate,
+                        f.object,
+                        status,
+                        f.scope_kind,
+                        f.scope_key,
+                        source,
+                        f.created_at,
+                        fact.retired_at,
+                        f.expires_at,
+                        f.import_key
                     ],
                 )?;
                 counts.facts += 1;
             }
             for d in &rows.digests {
-                let existing: Option<i64> = tx
-                    .query_row(
-                        "SELECT id FROM digests WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL
-                           AND import_key IS NULL AND title = ?3 AND body = ?4 AND created_at = ?5)) LIMIT 1",
-                        params![d.project, d.import_key, d.title, d.body, d.created_at],
-                        |row| row.get(0),
-                    )
-                    .optional()?;
+                let existing: Option<i64> = match &d.import_key {
+                    Some(key) => tx
+                        .query_row(
+                            "SELECT id FROM digests WHERE project = ?1 AND import_key = ?2",
+                            params![d.project, key],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                    None => tx
+                        .query_row(
+                            "SELECT id FROM digests WHERE project = ?1 AND created_at = ?4 AND import_key IS NULL
+                               AND title = ?2 AND body = ?3 LIMIT 1",
+                            params![d.project, d.title, d.body, d.created_at],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                };
                 if existing.is_some() {
                     counts.skipped += 1;
                     continue;
@@ -927,14 +964,23 @@ impl SqliteStore {
 /// The id of a memory the import would duplicate: the same import key in the project, or, for a
 /// row without a key, a keyless row equal in every field.
 fn existing_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
+    if let Some(key) = &m.import_key {
+        return Ok(tx
+            .query_row(
+                "SELECT id FROM memories WHERE project = ?1 AND import_key = ?2",
+                params![m.project, key],
+                |row| row.get(0),
+            )
+            .optional()?);
+    }
+    // `created_at` first: the (project, created_at) index finds the few candidates.
     Ok(tx
         .query_row(
-            "SELECT id FROM memories WHERE project = ?1 AND (import_key = ?2 OR (?2 IS NULL AND import_key IS NULL
-               AND title = ?3 AND synopsis = ?4 AND body = ?5 AND kind = ?6 AND source = ?7 AND scope_kind IS ?8
-               AND scope_key = ?9 AND status = ?10 AND created_at = ?11 AND expires_at IS ?12)) LIMIT 1",
+            "SELECT id FROM memories WHERE project = ?1 AND created_at = ?11 AND import_key IS NULL
+               AND title = ?2 AND synopsis = ?3 AND body = ?4 AND kind = ?5 AND source = ?6 AND scope_kind IS ?7
+               AND scope_key = ?8 AND status = ?9 AND expires_at IS ?10 LIMIT 1",
             params![
                 m.project,
-                m.import_key,
                 m.title,
                 m.synopsis,
                 m.body,
@@ -943,8 +989,8 @@ fn existing_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
                 m.scope_kind,
                 m.scope_key,
                 m.status.as_str(),
-                m.created_at,
-                m.expires_at
+                m.expires_at,
+                m.created_at
             ],
             |row| row.get(0),
         )
