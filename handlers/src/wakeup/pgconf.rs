@@ -144,6 +144,12 @@ impl PgTarget {
         if config.get_application_name().is_none() {
             config.application_name("hookmux");
         }
+        // A wake-up's queries touch a few thousand rows at most: starting a parallel worker
+        // would cost more than the query. Sent with the connection, so it costs no round trip.
+        let options = config.get_options().unwrap_or_default();
+        if !options.contains("max_parallel_workers_per_gather") {
+            config.options(format!("{options} -c max_parallel_workers_per_gather=0").trim_start());
+        }
         Ok(PgTarget { config, tls, root_cert, display })
     }
 
