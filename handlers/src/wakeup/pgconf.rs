@@ -80,14 +80,18 @@ impl PgTarget {
     /// `*`: only a line naming its host exactly.
     pub fn parse_from(setting: &str, env: &Env, origin: Origin) -> Result<PgTarget> {
         let setting = setting.trim();
-        let mut url = url::Url::parse(setting).map_err(|err| {
-            anyhow!("the store URL is not a valid URL ({err}); expected postgres://USER@HOST:PORT/DATABASE")
-        })?;
-        let display = redact(&url);
+        // The driver parses the URL (it takes forms such as `postgresql://user@/db?host=/socket`
+        // that a generic URL parser refuses); hookmux only takes out the TLS parameters.
+        let (base, query) = match setting.split_once('?') {
+            Some((base, query)) => (base, Some(query)),
+            None => (setting, None),
+        };
+        let display = redact(setting);
         let mut tls = None;
         let mut root_cert = None;
-        let mut kept: Vec<(String, String)> = Vec::new();
-        for (key, value) in url.query_pairs() {
+        let mut kept = url::form_urlencoded::Serializer::new(String::new());
+        let mut any_kept = false;
+        for (key, value) in url::form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
             match key.as_ref() {
                 "sslmode" => {
                     tls = Some(match value.as_ref() {
@@ -101,15 +105,16 @@ impl PgTarget {
                     })
                 }
                 "sslrootcert" => root_cert = Some(PathBuf::from(value.as_ref())),
-                _ => kept.push((key.into_owned(), value.into_owned())),
+                _ => {
+                    kept.append_pair(&key, &value);
+                    any_kept = true;
+                }
             }
         }
-        url.set_query(None);
-        if !kept.is_empty() {
-            url.query_pairs_mut().extend_pairs(kept);
-        }
+        let rest = kept.finish();
+        let url = if any_kept { format!("{base}?{rest}") } else { base.to_string() };
         let mut config: postgres::Config =
-            url.as_str().parse().map_err(|err| anyhow!("{display}: not a usable PostgreSQL URL ({err})"))?;
+            url.parse().map_err(|err| anyhow!("{display}: not a usable PostgreSQL URL ({err})"))?;
         if config.get_hosts().is_empty() {
             let socket = Path::new("/var/run/postgresql");
             if socket.is_dir() {
@@ -240,19 +245,40 @@ pub fn error_line(err: &postgres::Error) -> String {
 }
 
 /// The URL as messages show it: no password, no `password=` parameter.
-pub fn redact(url: &url::Url) -> String {
-    let mut shown = url.clone();
-    let _ = shown.set_password(None);
-    let pairs: Vec<(String, String)> = url
-        .query_pairs()
-        .filter(|(key, _)| key != "password")
-        .map(|(key, value)| (key.into_owned(), value.into_owned()))
-        .collect();
-    shown.set_query(None);
-    if !pairs.is_empty() {
-        shown.query_pairs_mut().extend_pairs(pairs);
+pub fn redact(setting: &str) -> String {
+    let (base, query) = match setting.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (setting, None),
+    };
+    let shown_base = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority_end = rest.find('/').unwrap_or(rest.len());
+            let (authority, path) = rest.split_at(authority_end);
+            let authority = match authority.rsplit_once('@') {
+                Some((userinfo, hosts)) => {
+                    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+                    format!("{user}@{hosts}")
+                }
+                None => authority.to_string(),
+            };
+            format!("{scheme}://{authority}{path}")
+        }
+        None => "(not a URL)".to_string(),
+    };
+    let Some(query) = query else { return shown_base };
+    let mut kept = url::form_urlencoded::Serializer::new(String::new());
+    let mut any = false;
+    for (key, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        if key != "password" {
+            kept.append_pair(&key, &value);
+            any = true;
+        }
     }
-    shown.to_string()
+    if any {
+        format!("{shown_base}?{}", kept.finish())
+    } else {
+        shown_base
+    }
 }
 
 /// Loopback addresses and Unix sockets: no TLS unless the URL asks for it.
@@ -348,6 +374,10 @@ mod tests {
         let target = PgTarget::parse("postgres://alice:s3cr%40t@db.example.com:6543/lore?password=x2", &env(&[]))
             .expect("parses");
         assert_eq!(target.display(), "postgres://alice@db.example.com:6543/lore");
+        assert_eq!(redact("postgresql://u:p:w@/db?host=%2Fsock&password=x"), "postgresql://u@/db?host=%2Fsock");
+        assert_eq!(redact("not a url"), "(not a URL)");
+        let socket = PgTarget::parse("postgresql://lore@/lore?host=/var/run/postgresql", &env(&[])).unwrap();
+        assert_eq!(socket.tls(), Tls::Disable, "a Unix socket: no TLS");
         assert!(!format!("{target:?}").contains("s3cr"));
         assert_eq!(target.tls(), Tls::Require, "a remote server gets TLS by default");
     }
