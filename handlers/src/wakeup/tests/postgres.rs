@@ -453,3 +453,40 @@ fn relevance_recall_at_3_on_both_backends() {
     println!("recall@3 over {} prompts: postgres {pg_recall:.3}", set.prompts.len());
     assert_eq!(pg_tops, tops, "the same top 3 for every prompt");
 }
+
+/// TLS through rustls against the test server's own CA (`$HOOKMUX_TEST_POSTGRES_CA`, which
+/// `.ci/postgres-cluster` makes): `sslrootcert` trusts it, the built-in roots do not, and no
+/// mode falls back to an unverified certificate.
+#[test]
+fn tls_verifies_the_server_against_sslrootcert() {
+    let Some(database) = PgDatabase::create("tls_verifies_the_server_against_sslrootcert") else { return };
+    let Some(ca) = std::env::var("HOOKMUX_TEST_POSTGRES_CA").ok().filter(|ca| Path::new(ca).is_file()) else {
+        let why = "HOOKMUX_TEST_POSTGRES_CA names no CA file (.ci/postgres-cluster makes one)";
+        let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
+        assert!(!ci, "SKIPPED under CI: {why}");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), format!("SKIPPED: {why}\n").as_bytes());
+        return;
+    };
+    let mut url = url::Url::parse(&database.url).unwrap();
+    url.set_host(Some("localhost")).unwrap();
+    let with = |query: &str| {
+        let mut url = url.clone();
+        url.set_query(Some(query));
+        PgTarget::parse(url.as_str(), &Env::from_process()).expect("parses")
+    };
+    let trusted = with(&format!("sslmode=require&sslrootcert={ca}"));
+    let mut client = trusted.connect(Duration::from_secs(10)).expect("TLS with the server's CA");
+    let row = client.query_one("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[]).unwrap();
+    assert!(row.get::<_, bool>(0), "the session is encrypted");
+    let store = Store::open_or_create(&Location::Postgres(Box::new(trusted))).expect("a store over TLS");
+    assert_eq!(store.schema_version().unwrap(), crate::wakeup::pg::SCHEMA_VERSION);
+
+    for query in ["sslmode=require", "sslmode=verify-full", "sslmode=prefer"] {
+        let err = with(query).connect(Duration::from_secs(10)).map(drop).unwrap_err().to_string();
+        assert!(err.contains("cannot connect to postgres://") && err.contains("certificate"), "{query}: {err}");
+    }
+    let missing = with("sslmode=require&sslrootcert=/nonexistent/ca.pem").connect(Duration::from_secs(10));
+    assert!(missing.map(drop).unwrap_err().to_string().contains("cannot read sslrootcert /nonexistent/ca.pem"));
+    let plain = with("").connect(Duration::from_secs(10)).expect("localhost: no TLS by default");
+    drop(plain);
+}
