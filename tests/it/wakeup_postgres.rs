@@ -144,6 +144,27 @@ fn an_unreachable_or_silent_server_costs_the_prompt_one_stderr_line() {
 }
 
 #[test]
+fn a_server_that_stalls_after_connecting_costs_the_prompt_the_bound_and_one_line() {
+    let Some(database) = Database::create("a_server_that_stalls_after_connecting") else { return };
+    let site = Site::new();
+    site.ok(&database.url, &["memory", "add", "Deploys go through staging first"]);
+    // Another session holds the memories table: every read waits.
+    let mut holder = admin_client(&database.url);
+    let mut lock = holder.transaction().unwrap();
+    lock.batch_execute("LOCK TABLE memories IN ACCESS EXCLUSIVE MODE").unwrap();
+    let out = site.prompt(&database.url, "how do we deploy?", "stalled");
+    lock.rollback().unwrap();
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(out.stdout, "", "nothing reaches the model");
+    let lines: Vec<&str> = out.stderr.lines().filter(|l| !l.starts_with("[lore] wakeup: mode=")).collect();
+    assert_eq!(lines.len(), 1, "{out:?}");
+    assert!(lines[0].starts_with("[lore] wakeup: load failed — no answer from postgres://"), "{out:?}");
+    assert!(lines[0].contains("within 1500 ms"), "{out:?}");
+    let after = site.prompt(&database.url, "how do we deploy?", "after");
+    assert!(after.stdout.contains("Deploys go through staging first"), "the lock is gone: {after:?}");
+}
+
+#[test]
 fn a_wrong_password_is_reported_without_the_password() {
     let Some(database) = Database::create("a_wrong_password_is_reported_without_the_password") else { return };
     let mut url = url::Url::parse(&database.url).unwrap();

@@ -163,8 +163,9 @@ impl Handler for Wakeup {
                     let _ = sender.send(wake(&location, &request, HOOK_CONNECT_BOUND));
                 });
                 match spawned {
+                    // Past the connection bound, the server answered and then stalled.
                     Ok(_) => receiver.recv_timeout(HOOK_BOUND).unwrap_or_else(|_| {
-                        Err(Failure::Init(format!(
+                        Err(Failure::Load(format!(
                             "no answer from {} within {} ms",
                             target.display(),
                             HOOK_BOUND.as_millis()
