@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use hookmux::engine::execute::builtin::{self, Invocation};
-use hookmux_handlers::wakeup::store::{NewMemory, Store};
+use hookmux_handlers::wakeup::store::{Location, NewMemory, Store};
 use hookmux_sdk::{Env, Event, Registry};
 use std::hint::black_box;
 use std::path::Path;
@@ -58,7 +58,10 @@ fn store(path: &Path, project: &str, n: usize) {
             memory
         })
         .collect();
-    Store::open_or_create(path).expect("store").import_memories(&memories).expect("import");
+    Store::open_or_create(&Location::Sqlite(path.to_path_buf()))
+        .expect("store")
+        .import_memories(&memories)
+        .expect("import");
 }
 
 fn benches(c: &mut Criterion) {

@@ -644,6 +644,7 @@ fn plugins(sources: &Sources) -> Vec<Check> {
 
 /// The wake-up memory store: `PRAGMA integrity_check` on it, read-only.
 fn memory(env: &Env, cwd: &Path) -> Vec<Check> {
+    use hookmux_handlers::wakeup::store::{Location, Store};
     use hookmux_handlers::wakeup::Workspace;
     let workspace = Workspace::resolve(cwd, env);
     let mut checks: Vec<Check> = workspace
@@ -661,6 +662,36 @@ fn memory(env: &Env, cwd: &Path) -> Vec<Check> {
             .fix("set HOME (or LORE_DB)"),
         );
         return checks;
+    };
+    let db = match db {
+        Location::Sqlite(path) => path,
+        Location::Invalid(reason) => {
+            checks.push(Check::new(
+                "memory",
+                Status::Problem,
+                format!("the memory store setting is unusable: {reason}"),
+            ));
+            return checks;
+        }
+        Location::Postgres(target) => {
+            let shown = target.display().to_string();
+            let bound = std::time::Duration::from_secs(5);
+            checks.push(match Store::open_existing_within(&Location::Postgres(target), false, bound) {
+                Ok(Some(store)) => match store.schema_version() {
+                    Ok(version) => {
+                        Check::new("memory", Status::Ok, format!("the memory store {shown} answers (schema {version})"))
+                    }
+                    Err(err) => Check::new("memory", Status::Problem, format!("{shown}: {err:#}")),
+                },
+                Ok(None) => {
+                    Check::new("memory", Status::Info, format!("no memory store yet in {shown} (made on first write)"))
+                }
+                Err(err) => Check::new("memory", Status::Problem, format!("{err:#}")).fix(
+                    "check the server, the URL in LORE_DB or .lore.yaml, and the password (PGPASSWORD, ~/.pgpass)",
+                ),
+            });
+            return checks;
+        }
     };
     let shown = db.display();
     if !db.exists() {

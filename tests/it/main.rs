@@ -36,3 +36,4 @@ mod trace;
 mod trust;
 mod wakeup_cli;
 mod wakeup_hook;
+mod wakeup_postgres;

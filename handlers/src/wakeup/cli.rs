@@ -6,8 +6,8 @@
 //! under `memory`, still work for one release: hidden, with a deprecation notice on stderr.
 
 use super::load::{self, LoadOptions, DEFAULT_LIMITS, RANKED_LIMITS};
-use super::store::{Fact, Memory, NewFact, NewMemory, Status, Store};
-use super::{dates, debt, import, rank, render, Workspace};
+use super::store::{Fact, ImportDigest, ImportFact, ImportRows, Location, Memory, NewFact, NewMemory, Status, Store};
+use super::{dates, debt, export, import, rank, render, Workspace};
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::{Args, Subcommand};
 use hookmux_sdk::Env;
@@ -131,12 +131,20 @@ pub enum MemoryCommand {
         /// The memory's id (see `hookmux memory list`).
         id: i64,
     },
-    /// Import brewcode's KNOWLEDGE.jsonl or hookmux's JSON format (told apart by content).
+    /// Import brewcode's KNOWLEDGE.jsonl, hookmux's JSON format or a `memory export` file (told
+    /// apart by content), all of it or nothing.
     Import {
         /// The file to import.
         file: PathBuf,
         #[command(flatten)]
         target: Target,
+    },
+    /// Write the whole store (memories, facts, digests, every project) as JSON Lines, to move it
+    /// to another store with `memory import`.
+    Export {
+        /// Write to this file instead of stdout (replaced whole, never half-written).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Add, list and retire facts (subject, predicate, object).
     #[command(subcommand)]
@@ -287,7 +295,7 @@ impl Cli {
         }
     }
 
-    fn db(&self, workspace: &Workspace) -> Result<PathBuf> {
+    fn db(&self, workspace: &Workspace) -> Result<Location> {
         workspace.db.clone().ok_or_else(|| anyhow!("no store location: set LORE_DB, or HOME or XDG_DATA_HOME"))
     }
 
@@ -417,7 +425,11 @@ fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<Exi
         }
         MemoryCommand::Import { file, target } => {
             let workspace = cli.workspace(&target);
-            import_file(cli, &workspace, &file, out)?;
+            import_file(cli, &workspace, &file, target.project.is_some(), out)?;
+        }
+        MemoryCommand::Export { output } => {
+            let workspace = cli.workspace(&Target::default());
+            export_store(cli, &workspace, output.as_deref(), out)?;
         }
         MemoryCommand::Fact(command) => return fact(cli, command, out),
         MemoryCommand::Digest(command) => return digest(cli, command, out),
@@ -432,44 +444,111 @@ fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
-fn import_file(cli: &Cli, workspace: &Workspace, file: &Path, out: &mut impl Write) -> Result<()> {
+fn import_file(cli: &Cli, workspace: &Workspace, file: &Path, project_given: bool, out: &mut impl Write) -> Result<()> {
     let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| anyhow!("{} is not UTF-8 text", file.display()))?;
+    if export::is_export(&text) {
+        if project_given {
+            bail!("{} is a hookmux export, whose rows keep their own projects; drop --project", file.display());
+        }
+        let rows = export::parse(&text).map_err(|err| anyhow!("{}: {err}; nothing was imported", file.display()))?;
+        let projects: std::collections::BTreeSet<&str> = rows
+            .memories
+            .iter()
+            .map(|(_, m)| m.project.as_str())
+            .chain(rows.facts.iter().map(|f| f.fact.project.as_str()))
+            .chain(rows.digests.iter().map(|d| d.project.as_str()))
+            .collect();
+        let mut store = cli.open_for_write(workspace)?;
+        let counts = store.import_rows(&rows).with_context(|| format!("{}: nothing was imported", file.display()))?;
+        writeln!(
+            out,
+            "imported {} memories, {} facts, {} digests of {} projects (hookmux export; {} already there)",
+            counts.memories,
+            counts.facts,
+            counts.digests,
+            projects.len(),
+            counts.skipped
+        )?;
+        return Ok(());
+    }
     let batch = import::parse(&text, &workspace.project.name, cli.now)
         .map_err(|err| anyhow!("{}: {err}; nothing was imported", file.display()))?;
     for warning in &batch.warnings {
         eprintln!("hookmux: {}: {warning}", file.display());
     }
+    let rows = ImportRows {
+        memories: batch.memories.iter().map(|m| (None, m.clone())).collect(),
+        facts: batch
+            .facts
+            .iter()
+            .map(|fact| ImportFact { fact: fact.clone(), retired_at: None, source_in_file: None })
+            .collect(),
+        digests: batch
+            .digests
+            .iter()
+            .map(|d| ImportDigest {
+                project: workspace.project.name.clone(),
+                title: d.title.clone(),
+                body: d.body.clone(),
+                created_at: d.created_at,
+                import_key: Some(d.import_key.clone()),
+            })
+            .collect(),
+    };
     let mut store = cli.open_for_write(workspace)?;
-    let (memories, skipped_memories) = store.import_memories(&batch.memories)?;
-    let (facts, skipped_facts) = store.import_facts(&batch.facts)?;
-    let mut digests = 0;
-    for digest in &batch.digests {
-        if store
-            .save_digest(
-                &workspace.project.name,
-                &digest.title,
-                &digest.body,
-                digest.created_at,
-                Some(&digest.import_key),
-            )?
-            .is_some()
-        {
-            digests += 1;
-        }
-    }
+    let counts = store.import_rows(&rows).with_context(|| format!("{}: nothing was imported", file.display()))?;
     let format = match batch.format {
         import::Format::Knowledge => "brewcode knowledge",
         import::Format::Json => "hookmux JSON",
     };
-    let skipped = skipped_memories + skipped_facts + (batch.digests.len() - digests);
     writeln!(
         out,
-        "imported {memories} memories, {facts} facts, {digests} digests into `{}` ({format}; {skipped} already \
-         there, {} lines skipped)",
+        "imported {} memories, {} facts, {} digests into `{}` ({format}; {} already there, {} lines skipped)",
+        counts.memories,
+        counts.facts,
+        counts.digests,
         workspace.project.name,
+        counts.skipped,
         batch.warnings.len()
     )?;
+    Ok(())
+}
+
+/// `hookmux memory export`: the header, then every row; to a file, written whole or not at all.
+fn export_store(cli: &Cli, workspace: &Workspace, output: Option<&Path>, out: &mut impl Write) -> Result<()> {
+    let store = cli.open_for_read(workspace)?;
+    let write_all = |sink: &mut dyn Write| -> Result<usize> {
+        writeln!(sink, "{}", export::header())?;
+        let mut rows = 0;
+        if let Some(store) = &store {
+            store.export(|row| {
+                writeln!(sink, "{}", export::line(&row))?;
+                rows += 1;
+                Ok(())
+            })?;
+        }
+        Ok(rows)
+    };
+    match output {
+        None => {
+            write_all(out)?;
+        }
+        Some(path) => {
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let mut file = tempfile::NamedTempFile::new_in(folder)
+                .with_context(|| format!("cannot create a file in {}", folder.display()))?;
+            let rows = {
+                let mut writer = std::io::BufWriter::new(file.as_file_mut());
+                let rows = write_all(&mut writer)?;
+                writer.flush()?;
+                rows
+            };
+            file.as_file().sync_all()?;
+            file.persist(path).map_err(|err| anyhow!("cannot write {}: {}", path.display(), err.error))?;
+            eprintln!("hookmux: exported {rows} rows to {}", path.display());
+        }
+    }
     Ok(())
 }
 
@@ -595,7 +674,7 @@ fn status(cli: &Cli, target: &Target, out: &mut impl Write) -> Result<ExitCode> 
         writeln!(out, "store:   {} (not created yet; `hookmux memory add` creates it)", db.display())?;
         return Ok(ExitCode::SUCCESS);
     };
-    writeln!(out, "store:   {} (schema {})", db.display(), store.schema_version()?)?;
+    writeln!(out, "store:   {} (schema {})", store.describe(), store.schema_version()?)?;
     let today = dates::date_of(cli.now);
     let counts = store.counts(&workspace.project.name, &today)?;
     writeln!(out, "memories: {} active, {} expired, {} rejected", counts.active, counts.expired, counts.rejected)?;

@@ -3,6 +3,7 @@
 //! (`vault`, `profile`, `features`, most of `hooks`) are ignored, and no file at all means the
 //! defaults.
 
+use super::store::Location;
 use crate::paths;
 use hookmux_sdk::Env;
 use serde_yaml_ng::Value;
@@ -40,13 +41,23 @@ pub struct LoreConfig {
     pub identity: Option<String>,
     /// `store.path:`, already made absolute against the file's folder.
     pub store_path: Option<PathBuf>,
+    /// `store.path:` when it is a `postgres://` URL instead of a file.
+    pub store_url: Option<String>,
     /// `hooks.wakeUp:` (default true).
     pub wake_up: bool,
 }
 
 impl Default for LoreConfig {
     fn default() -> LoreConfig {
-        LoreConfig { file: None, project: None, projects: Vec::new(), identity: None, store_path: None, wake_up: true }
+        LoreConfig {
+            file: None,
+            project: None,
+            projects: Vec::new(),
+            identity: None,
+            store_path: None,
+            store_url: None,
+            wake_up: true,
+        }
     }
 }
 
@@ -120,7 +131,11 @@ pub fn parse(text: &str, file: &Path) -> Result<(LoreConfig, Vec<String>), Strin
         None | Some(Value::Null) => {}
         Some(Value::Mapping(store)) => {
             if let Some(path) = string_at(store, "path", "store.path", &mut problems) {
-                config.store_path = Some(expand_store_path(&path, root));
+                if super::pgconf::is_url(&path) {
+                    config.store_url = Some(path);
+                } else {
+                    config.store_path = Some(expand_store_path(&path, root));
+                }
             }
         }
         Some(other) => problems.push(format!("`store` is {}, not a mapping; it is ignored", kind(other))),
@@ -210,6 +225,25 @@ pub fn store_path(config: &LoreConfig, env: &Env) -> Option<PathBuf> {
         .filter(|dir| dir.is_absolute())
         .or_else(|| env.path("HOME").map(|home| home.join(".local/share")))?;
     Some(data.join("hookmux").join("lore.db"))
+}
+
+/// Where the store is, on either backend: `$LORE_DB`, else `.lore.yaml`'s `store.path`, each
+/// either a file or a `postgres://` URL, else the default file (see [`store_path`]).
+pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
+    let url = match env.path("LORE_DB") {
+        Some(_) => env
+            .get("LORE_DB")
+            .filter(|value| super::pgconf::is_url(value))
+            .map(|url| (url.to_string(), super::pgconf::Origin::User)),
+        None => config.store_url.clone().map(|url| (url, super::pgconf::Origin::Project)),
+    };
+    if let Some((url, origin)) = url {
+        return Some(match super::pgconf::PgTarget::parse_from(&url, env, origin) {
+            Ok(target) => Location::Postgres(Box::new(target)),
+            Err(err) => Location::Invalid(format!("{err:#}")),
+        });
+    }
+    store_path(config, env).map(Location::Sqlite)
 }
 
 fn expand_home(path: &Path, env: &Env) -> Option<PathBuf> {

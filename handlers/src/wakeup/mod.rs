@@ -21,13 +21,18 @@ pub mod config;
 pub mod coverage;
 pub mod dates;
 pub mod debt;
+pub mod export;
 pub mod import;
 pub mod load;
 pub mod marker;
+pub mod pg;
+pub mod pgconf;
 pub mod query;
 pub mod rank;
+pub mod relevance;
 pub mod render;
 pub mod store;
+pub mod tokens;
 
 #[cfg(test)]
 mod tests;
@@ -35,8 +40,9 @@ mod tests;
 use coverage::{reason, Coverage, Mode};
 use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent};
 use load::{Limits, LoadOptions};
-use std::path::{Path, PathBuf};
-use store::{Reader, Store};
+use std::path::Path;
+use std::time::Duration;
+use store::{Location, Reader, Store};
 
 pub struct Wakeup;
 
@@ -60,7 +66,7 @@ pub struct Workspace {
     pub project: config::Project,
     pub identity: Option<String>,
     /// `None` when no location can be worked out (no `$HOME`, `$XDG_DATA_HOME` or `$LORE_DB`).
-    pub db: Option<PathBuf>,
+    pub db: Option<Location>,
 }
 
 impl Workspace {
@@ -70,7 +76,7 @@ impl Workspace {
         let root = config::project_root_for(cwd, env);
         let project = config::resolve_project(&config, cwd, &root);
         let identity = config::identity(&config, env);
-        let db = config::store_path(&config, env);
+        let db = config::store_location(&config, env);
         Workspace { config, warnings, project, identity, db }
     }
 
@@ -145,26 +151,35 @@ impl Handler for Wakeup {
             let err = "no store location: set LORE_DB, HOME or XDG_DATA_HOME";
             return failed("init", &err, "Run `hookmux memory status` to diagnose.");
         };
-        let store = match Store::open_existing(db, !cx.dry()) {
-            Ok(store) => store,
-            Err(err) => return failed("init", &format!("{err:#}"), "Run `hookmux memory status` to diagnose."),
-        };
-
         let now = dates::to_ms(cx.now());
         let reader = workspace.reader(env, meta.session_id.clone(), dates::date_of(now), false);
-        let limits = Limits::for_hook(user_query.is_some());
-        let options = LoadOptions {
-            reader: &reader,
-            limits,
-            user_query: user_query.as_deref(),
-            include_proposed: false,
-            include_coverage: debug,
-            caps: user_query.as_ref().map(|_| limits.caps()),
-            now,
+        let request = Request { reader, user_query, debug, now, writable: !cx.dry() };
+        let data = match db {
+            Location::Postgres(target) => {
+                // The server may be slow or gone: the turn never waits past the bound.
+                let (sender, receiver) = std::sync::mpsc::channel();
+                let location = db.clone();
+                let spawned = std::thread::Builder::new().name("hookmux-wakeup".to_string()).spawn(move || {
+                    let _ = sender.send(wake(&location, &request, HOOK_CONNECT_BOUND));
+                });
+                match spawned {
+                    // Past the connection bound, the server answered and then stalled.
+                    Ok(_) => receiver.recv_timeout(HOOK_BOUND).unwrap_or_else(|_| {
+                        Err(Failure::Load(format!(
+                            "no answer from {} within {} ms",
+                            target.display(),
+                            HOOK_BOUND.as_millis()
+                        )))
+                    }),
+                    Err(err) => Err(Failure::Init(format!("cannot start a thread: {err}"))),
+                }
+            }
+            _ => wake(db, &request, HOOK_CONNECT_BOUND),
         };
-        let data = match load::load(store.as_ref(), &options) {
+        let data = match data {
             Ok(data) => data,
-            Err(err) => return failed("load", &format!("{err:#}"), "Skipping context injection."),
+            Err(Failure::Init(err)) => return failed("init", &err, "Run `hookmux memory status` to diagnose."),
+            Err(Failure::Load(err)) => return failed("load", &err, "Skipping context injection."),
         };
         if let Some(coverage) = &data.coverage {
             cx.note(coverage.line());
@@ -174,6 +189,44 @@ impl Handler for Wakeup {
             None => Answer::none(),
         })
     }
+}
+
+/// How long the wake-up gives a PostgreSQL server to accept its connection.
+pub const HOOK_CONNECT_BOUND: Duration = Duration::from_millis(1000);
+/// The most a wake-up on PostgreSQL waits, connection and queries together, before it gives up
+/// quietly: the prompt goes on without memory.
+pub const HOOK_BOUND: Duration = Duration::from_millis(1500);
+
+/// What one wake-up loads.
+struct Request {
+    reader: Reader,
+    user_query: Option<String>,
+    debug: bool,
+    now: i64,
+    writable: bool,
+}
+
+/// Why a wake-up loaded nothing: the store could not be opened, or not read.
+enum Failure {
+    Init(String),
+    Load(String),
+}
+
+/// Opens the store and loads the wake-up.
+fn wake(location: &Location, request: &Request, bound: Duration) -> Result<load::WakeUpData, Failure> {
+    let store = Store::open_existing_within(location, request.writable, bound)
+        .map_err(|err| Failure::Init(format!("{err:#}")))?;
+    let limits = Limits::for_hook(request.user_query.is_some());
+    let options = LoadOptions {
+        reader: &request.reader,
+        limits,
+        user_query: request.user_query.as_deref(),
+        include_proposed: false,
+        include_coverage: request.debug,
+        caps: request.user_query.as_ref().map(|_| limits.caps()),
+        now: request.now,
+    };
+    load::load(store.as_ref(), &options).map_err(|err| Failure::Load(format!("{err:#}")))
 }
 
 /// The session marker step: true when this session already woke up. Only UserPromptSubmit events

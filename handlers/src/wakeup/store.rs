@@ -332,38 +332,103 @@ pub struct Counts {
     pub digests: u64,
 }
 
-/// An open store.
-pub struct Store {
+/// Rows to import in one transaction: all of them, or none when any fails.
+///
+/// A row whose import key the project already has is skipped, as is a row without a key that
+/// matches an existing keyless row field for field (so importing one export twice adds nothing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportRows {
+    /// Each memory with its id in the file, when it has one (facts refer to it).
+    pub memories: Vec<(Option<i64>, NewMemory)>,
+    pub facts: Vec<ImportFact>,
+    pub digests: Vec<ImportDigest>,
+}
+
+/// A fact to import: retired ones keep their state, and the source memory is named by its id in
+/// the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportFact {
+    /// `source_memory_id` is ignored: the source is `source_in_file`.
+    pub fact: NewFact,
+    pub retired_at: Option<i64>,
+    pub source_in_file: Option<i64>,
+}
+
+/// A digest to import.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportDigest {
+    pub project: String,
+    pub title: String,
+    pub body: String,
+    pub created_at: i64,
+    pub import_key: Option<String>,
+}
+
+/// What an import added and skipped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportCounts {
+    pub memories: usize,
+    pub facts: usize,
+    pub digests: usize,
+    pub skipped: usize,
+}
+
+/// One row of a store, as `hookmux memory export` writes it, with its import key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportRow {
+    Memory(Memory, Option<String>),
+    Fact(Fact, Option<String>),
+    Digest(Digest, Option<String>),
+}
+
+/// The store id of a fact's source memory, from its id in the file.
+pub fn resolve_source(ids: &std::collections::HashMap<i64, i64>, fact: &ImportFact) -> Result<Option<i64>> {
+    match fact.source_in_file {
+        None => Ok(None),
+        Some(old) => match ids.get(&old) {
+            Some(id) => Ok(Some(*id)),
+            None => bail!(
+                "the fact `{} {} {}` names source memory {old}, which is not in the file",
+                fact.fact.subject,
+                fact.fact.predicate,
+                fact.fact.object
+            ),
+        },
+    }
+}
+
+/// An open SQLite store.
+pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens the store for writing, creating the file (and its folder) when missing, and brings
     /// its schema up to date.
-    pub fn open_or_create(path: &Path) -> Result<Store> {
+    pub fn open_or_create(path: &Path) -> Result<SqliteStore> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create the store's folder {}", parent.display()))?;
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        Store::open_with(path, flags, true)
+        SqliteStore::open_with(path, flags, true)
     }
 
     /// Opens an existing store; `None` when there is no file yet (nothing was ever saved). With
     /// `writable` false nothing is written, not even a schema upgrade, which then is an error.
-    pub fn open_existing(path: &Path, writable: bool) -> Result<Option<Store>> {
+    pub fn open_existing(path: &Path, writable: bool) -> Result<Option<SqliteStore>> {
         if !path.exists() {
             return Ok(None);
         }
         let access = if writable { OpenFlags::SQLITE_OPEN_READ_WRITE } else { OpenFlags::SQLITE_OPEN_READ_ONLY };
-        Store::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable).map(Some)
+        SqliteStore::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable).map(Some)
     }
 
-    fn open_with(path: &Path, flags: OpenFlags, writable: bool) -> Result<Store> {
+    fn open_with(path: &Path, flags: OpenFlags, writable: bool) -> Result<SqliteStore> {
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("cannot open the memory store {}", path.display()))?;
-        let mut store = Store { conn, path: path.to_path_buf() };
+        let mut store = SqliteStore { conn, path: path.to_path_buf() };
         store.prepare(writable).with_context(|| format!("cannot use the memory store {}", path.display()))?;
         Ok(store)
     }
@@ -619,6 +684,147 @@ impl Store {
         Ok(())
     }
 
+    /// Imports memories, facts and digests in one transaction (see [`ImportRows`]).
+    pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
+        self.write(|tx| {
+            let mut counts = ImportCounts::default();
+            let mut ids = std::collections::HashMap::new();
+            for (old, memory) in &rows.memories {
+                let id = match existing_memory(tx, memory)? {
+                    Some(id) => {
+                        counts.skipped += 1;
+                        id
+                    }
+                    None => {
+                        counts.memories += 1;
+                        insert_memory(tx, memory)?.unwrap_or_default()
+                    }
+                };
+                if let Some(old) = old {
+                    ids.insert(*old, id);
+                }
+            }
+            for fact in &rows.facts {
+                let source = resolve_source(&ids, fact)?;
+                let f = &fact.fact;
+                let status = if fact.retired_at.is_some() { "retired" } else { "active" };
+                let existing: Option<i64> = match &f.import_key {
+                    Some(key) => tx
+                        .query_row(
+                            "SELECT id FROM facts WHERE project = ?1 AND import_key = ?2",
+                            params![f.project, key],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                    None => tx
+                        .query_row(
+                            "SELECT id FROM facts WHERE project = ?1 AND status = ?6 AND created_at = ?5
+                               AND import_key IS NULL AND subject = ?2 AND predicate = ?3 AND object = ?4
+                               AND scope_kind IS ?7 AND scope_key = ?8 AND expires_at IS ?9
+                               AND retired_at IS ?10 AND source_memory_id IS ?11 LIMIT 1",
+                            params![
+                                f.project,
+                                f.subject,
+                                f.predicate,
+                                f.object,
+                                f.created_at,
+                                status,
+                                f.scope_kind,
+                                f.scope_key,
+                                f.expires_at,
+                                fact.retired_at,
+                                source
+                            ],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                };
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO facts (project, subject, predicate, object, status, scope_kind, scope_key,
+                                        source_memory_id, created_at, retired_at, expires_at, import_key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    params![
+                        f.project,
+                        f.subject,
+                        f.predicate,
+                        f.object,
+                        status,
+                        f.scope_kind,
+                        f.scope_key,
+                        source,
+                        f.created_at,
+                        fact.retired_at,
+                        f.expires_at,
+                        f.import_key
+                    ],
+                )?;
+                counts.facts += 1;
+            }
+            for d in &rows.digests {
+                let existing: Option<i64> = match &d.import_key {
+                    Some(key) => tx
+                        .query_row(
+                            "SELECT id FROM digests WHERE project = ?1 AND import_key = ?2",
+                            params![d.project, key],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                    None => tx
+                        .query_row(
+                            "SELECT id FROM digests WHERE project = ?1 AND created_at = ?4 AND import_key IS NULL
+                               AND title = ?2 AND body = ?3 LIMIT 1",
+                            params![d.project, d.title, d.body, d.created_at],
+                            |row| row.get(0),
+                        )
+                        .optional()?,
+                };
+                if existing.is_some() {
+                    counts.skipped += 1;
+                    continue;
+                }
+                tx.execute(
+                    "INSERT INTO digests (project, title, body, created_at, import_key) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![d.project, d.title, d.body, d.created_at, d.import_key],
+                )?;
+                counts.digests += 1;
+            }
+            Ok(counts)
+        })
+    }
+
+    /// Every memory, fact and digest of the store, for `hookmux memory export`.
+    pub fn export(&self, mut f: impl FnMut(ExportRow) -> Result<()>) -> Result<()> {
+        let mut stmt =
+            self.conn.prepare(&format!("SELECT {MEMORY_COLUMNS}, m.import_key FROM memories m ORDER BY m.id"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            f(ExportRow::Memory(memory_from_row(row)?, row.get(12)?))?;
+        }
+        let mut stmt = self.conn.prepare(&format!("SELECT {FACT_COLUMNS}, f.import_key FROM facts f ORDER BY f.id"))?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            f(ExportRow::Fact(fact_from_row(row)?, row.get(12)?))?;
+        }
+        let mut stmt =
+            self.conn.prepare("SELECT id, project, title, body, created_at, import_key FROM digests ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let digest = Digest {
+                id: row.get(0)?,
+                project: row.get(1)?,
+                title: row.get(2)?,
+                body: row.get(3)?,
+                created_at: row.get(4)?,
+            };
+            f(ExportRow::Digest(digest, row.get(5)?))?;
+        }
+        Ok(())
+    }
+
     // ---- facts ----------------------------------------------------------------------------
 
     pub fn add_fact(&mut self, fact: &NewFact) -> Result<i64> {
@@ -755,6 +961,42 @@ impl Store {
     }
 }
 
+/// The id of a memory the import would duplicate: the same import key in the project, or, for a
+/// row without a key, a keyless row equal in every field.
+fn existing_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
+    if let Some(key) = &m.import_key {
+        return Ok(tx
+            .query_row(
+                "SELECT id FROM memories WHERE project = ?1 AND import_key = ?2",
+                params![m.project, key],
+                |row| row.get(0),
+            )
+            .optional()?);
+    }
+    // `created_at` first: the (project, created_at) index finds the few candidates.
+    Ok(tx
+        .query_row(
+            "SELECT id FROM memories WHERE project = ?1 AND created_at = ?11 AND import_key IS NULL
+               AND title = ?2 AND synopsis = ?3 AND body = ?4 AND kind = ?5 AND source = ?6 AND scope_kind IS ?7
+               AND scope_key = ?8 AND status = ?9 AND expires_at IS ?10 LIMIT 1",
+            params![
+                m.project,
+                m.title,
+                m.synopsis,
+                m.body,
+                m.kind,
+                m.source,
+                m.scope_kind,
+                m.scope_key,
+                m.status.as_str(),
+                m.expires_at,
+                m.created_at
+            ],
+            |row| row.get(0),
+        )
+        .optional()?)
+}
+
 /// Inserts one memory; `None` when its import key is already in the project.
 fn insert_memory(tx: &Transaction<'_>, m: &NewMemory) -> Result<Option<i64>> {
     let inserted = tx.execute(
@@ -825,4 +1067,184 @@ fn phrase(text: &str) -> String {
 /// SQLite wants a signed limit; anything past `i64::MAX` is "no limit" anyway.
 fn limit_param(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// Where the store is: a SQLite file, or a PostgreSQL database named by a `postgres://` URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    Postgres(Box<super::pgconf::PgTarget>),
+    /// A `postgres://` setting that cannot be used: the reason, without the password.
+    Invalid(String),
+}
+
+impl Location {
+    /// The file, or the URL without its password.
+    pub fn display(&self) -> String {
+        match self {
+            Location::Sqlite(path) => path.display().to_string(),
+            Location::Postgres(target) => target.display().to_string(),
+            Location::Invalid(reason) => reason.clone(),
+        }
+    }
+}
+
+/// An open store, on either backend; every command and the wake-up go through it.
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(Box<super::pg::PgStore>),
+}
+
+/// Calls the same method on whichever backend the store is.
+macro_rules! both {
+    ($self:ident, $store:ident => $call:expr) => {
+        match $self {
+            Store::Sqlite($store) => $call,
+            Store::Postgres($store) => $call,
+        }
+    };
+}
+
+impl Store {
+    /// Opens the store for writing, creating it when missing, and brings its schema up to date.
+    pub fn open_or_create(location: &Location) -> Result<Store> {
+        match location {
+            Location::Sqlite(path) => SqliteStore::open_or_create(path).map(Store::Sqlite),
+            Location::Postgres(target) => {
+                match super::pg::PgStore::open(target, super::pgconf::CLI_CONNECT_TIMEOUT, true, true)? {
+                    Some(store) => Ok(Store::Postgres(Box::new(store))),
+                    None => bail!("cannot create the memory store {}", target.display()),
+                }
+            }
+            Location::Invalid(reason) => bail!("{reason}"),
+        }
+    }
+
+    /// Opens an existing store; `None` when nothing was ever saved there.
+    pub fn open_existing(location: &Location, writable: bool) -> Result<Option<Store>> {
+        Store::open_existing_within(location, writable, super::pgconf::CLI_CONNECT_TIMEOUT)
+    }
+
+    /// [`Store::open_existing`], giving a PostgreSQL server at most `bound` to accept.
+    pub fn open_existing_within(location: &Location, writable: bool, bound: Duration) -> Result<Option<Store>> {
+        match location {
+            Location::Sqlite(path) => Ok(SqliteStore::open_existing(path, writable)?.map(Store::Sqlite)),
+            Location::Postgres(target) => {
+                Ok(super::pg::PgStore::open(target, bound, false, writable)?
+                    .map(|store| Store::Postgres(Box::new(store))))
+            }
+            Location::Invalid(reason) => bail!("{reason}"),
+        }
+    }
+
+    /// The file, or the URL without its password.
+    pub fn describe(&self) -> String {
+        match self {
+            Store::Sqlite(store) => store.path().display().to_string(),
+            Store::Postgres(store) => store.display().to_string(),
+        }
+    }
+
+    pub fn schema_version(&self) -> Result<i64> {
+        both!(self, s => s.schema_version())
+    }
+
+    pub fn add_memory(&mut self, memory: &NewMemory) -> Result<i64> {
+        both!(self, s => s.add_memory(memory))
+    }
+
+    pub fn import_memories(&mut self, memories: &[NewMemory]) -> Result<(usize, usize)> {
+        both!(self, s => s.import_memories(memories))
+    }
+
+    pub fn memory(&self, id: i64) -> Result<Option<Memory>> {
+        both!(self, s => s.memory(id))
+    }
+
+    pub fn forget_memory(&mut self, id: i64) -> Result<bool> {
+        both!(self, s => s.forget_memory(id))
+    }
+
+    pub fn list_memories(&self, project: Option<&str>, status: Option<Status>, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.list_memories(project, status, limit))
+    }
+
+    pub fn recent_memories(&self, reader: &Reader, kind: Option<&str>, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.recent_memories(reader, kind, limit))
+    }
+
+    /// See [`SqliteStore::search_memories`]; both backends return the same rows in the same order.
+    pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.search_memories(reader, terms, limit))
+    }
+
+    pub fn proposed_memories(&self, project: &str, limit: usize) -> Result<Vec<Memory>> {
+        both!(self, s => s.proposed_memories(project, limit))
+    }
+
+    pub fn count_proposed(&self, project: &str) -> Result<u64> {
+        both!(self, s => s.count_proposed(project))
+    }
+
+    pub fn each_memory(&self, project: Option<&str>, f: impl FnMut(Memory)) -> Result<()> {
+        both!(self, s => s.each_memory(project, f))
+    }
+
+    pub fn add_fact(&mut self, fact: &NewFact) -> Result<i64> {
+        both!(self, s => s.add_fact(fact))
+    }
+
+    /// Imports memories, facts and digests in one transaction: all or nothing.
+    pub fn import_rows(&mut self, rows: &ImportRows) -> Result<ImportCounts> {
+        both!(self, s => s.import_rows(rows))
+    }
+
+    /// Every row of the store, memories first, then facts, then digests, each by id.
+    pub fn export(&self, f: impl FnMut(ExportRow) -> Result<()>) -> Result<()> {
+        both!(self, s => s.export(f))
+    }
+
+    pub fn import_facts(&mut self, facts: &[NewFact]) -> Result<(usize, usize)> {
+        both!(self, s => s.import_facts(facts))
+    }
+
+    pub fn retire_fact(&mut self, id: i64, now: i64) -> Result<bool> {
+        both!(self, s => s.retire_fact(id, now))
+    }
+
+    pub fn active_facts(&self, reader: &Reader, limit: usize) -> Result<Vec<Fact>> {
+        both!(self, s => s.active_facts(reader, limit))
+    }
+
+    pub fn list_facts(&self, project: &str, include_retired: bool) -> Result<Vec<Fact>> {
+        both!(self, s => s.list_facts(project, include_retired))
+    }
+
+    pub fn save_digest(
+        &mut self,
+        project: &str,
+        title: &str,
+        body: &str,
+        created_at: i64,
+        import_key: Option<&str>,
+    ) -> Result<Option<i64>> {
+        both!(self, s => s.save_digest(project, title, body, created_at, import_key))
+    }
+
+    pub fn latest_digest(&self, project: &str) -> Result<Option<Digest>> {
+        both!(self, s => s.latest_digest(project))
+    }
+
+    pub fn counts(&self, project: &str, today: &str) -> Result<Counts> {
+        both!(self, s => s.counts(project, today))
+    }
+
+    /// Raw SQL for tests that need to damage a store on purpose.
+    #[cfg(test)]
+    pub(crate) fn execute_batch(&self, sql: &str) -> Result<()> {
+        match self {
+            Store::Sqlite(store) => store.execute_batch(sql),
+            Store::Postgres(_) => bail!("raw SQL is for SQLite test stores"),
+        }
+    }
 }

@@ -122,6 +122,37 @@ fn the_store_path_is_lore_db_then_store_path_then_xdg() {
 }
 
 #[test]
+fn a_postgres_url_in_lore_db_or_store_path_selects_the_server() {
+    use crate::wakeup::store::Location;
+    let env = |pairs: &[(&str, &str)]| -> Env { pairs.iter().copied().collect() };
+    let (config, problems) = parse("store:\n  path: \"postgresql://lore@db.example.com/lore\"\n");
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(config.store_path, None, "a URL is not made a path under the repository");
+    let shown = |location: Option<Location>| location.map(|l| l.display());
+    assert_eq!(
+        shown(config::store_location(&config, &env(&[("USER", "me")]))).as_deref(),
+        Some("postgresql://lore@db.example.com/lore")
+    );
+    // LORE_DB wins, file or URL.
+    assert_eq!(
+        config::store_location(&config, &env(&[("LORE_DB", "/x.db")])),
+        Some(Location::Sqlite(PathBuf::from("/x.db")))
+    );
+    assert_eq!(
+        shown(config::store_location(&config, &env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x")]))).as_deref(),
+        Some("postgres://a@127.0.0.1/x")
+    );
+    // A URL that cannot be used is reported when the store is opened, without its password.
+    let bad = config::store_location(&config, &env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x?sslmode=maybe")]));
+    match bad {
+        Some(Location::Invalid(reason)) => {
+            assert!(reason.contains("sslmode") && !reason.contains("secret"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn identity_is_lore_yaml_then_user() {
     let (config, _) = parse("identity: alice\n");
     let env: Env = [("USER", "bob")].into_iter().collect();

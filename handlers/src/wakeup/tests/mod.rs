@@ -24,6 +24,7 @@ mod data;
 mod debt_import;
 mod hook;
 mod parser;
+mod postgres;
 
 use super::store::{NewFact, NewMemory, Reader, Store};
 use std::path::{Path, PathBuf};
@@ -73,7 +74,7 @@ impl World {
     }
 
     pub fn store(&self) -> Store {
-        Store::open_or_create(&self.db()).expect("open store")
+        Store::Sqlite(crate::wakeup::store::SqliteStore::open_or_create(&self.db()).expect("open store"))
     }
 
     pub fn write(&self, relative: &str, text: &str) {
