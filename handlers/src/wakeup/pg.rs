@@ -16,8 +16,9 @@
 
 use super::pgconf::{self, PgTarget};
 use super::store::{
-    project_token, resolve_source, Counts, Digest, ExportRow, Fact, ImportCounts, ImportRows, Memory, NewFact,
-    NewMemory, Reader, Status, MAX_COMMON_TERMS, MAX_RANKED_TERMS, SEARCH_WINDOW,
+    choose_terms, digest_fields, fact_fields, limit_param, memory_fields, project_token, resolve_source, Counts,
+    Digest, ExportRow, Fact, ImportCounts, ImportRows, Memory, NewFact, NewMemory, Reader, Status, DIGEST_COLUMNS,
+    FACT_COLUMNS, MEMORY_COLUMNS, SEARCH_WINDOW,
 };
 use super::tokens::{DocTokens, Tokenizer, COLUMNS};
 use anyhow::{anyhow, bail, Context as _, Result};
@@ -126,46 +127,12 @@ CREATE UNIQUE INDEX digests_import ON digests (project, import_key) WHERE import
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
-const MEMORY_COLUMNS: &str = "m.id, m.project, m.title, m.synopsis, m.body, m.kind, m.source, m.scope_kind, \
-     m.scope_key, m.status, m.created_at, m.expires_at";
-
-const FACT_COLUMNS: &str = "f.id, f.project, f.subject, f.predicate, f.object, f.status, f.scope_kind, f.scope_key, \
-     f.source_memory_id, f.created_at, f.retired_at, f.expires_at";
-
 fn memory_from_row(row: &Row) -> Result<Memory> {
-    let status: String = row.try_get(9)?;
-    Ok(Memory {
-        id: row.try_get(0)?,
-        project: row.try_get(1)?,
-        title: row.try_get(2)?,
-        synopsis: row.try_get(3)?,
-        body: row.try_get(4)?,
-        kind: row.try_get(5)?,
-        source: row.try_get(6)?,
-        scope_kind: row.try_get(7)?,
-        scope_key: row.try_get(8)?,
-        status: Status::parse(&status).unwrap_or(Status::Rejected),
-        created_at: row.try_get(10)?,
-        expires_at: row.try_get(11)?,
-    })
+    Ok(memory_fields!(row, try_get))
 }
 
 fn fact_from_row(row: &Row) -> Result<Fact> {
-    let status: String = row.try_get(5)?;
-    Ok(Fact {
-        id: row.try_get(0)?,
-        project: row.try_get(1)?,
-        subject: row.try_get(2)?,
-        predicate: row.try_get(3)?,
-        object: row.try_get(4)?,
-        active: status == "active",
-        scope_kind: row.try_get(6)?,
-        scope_key: row.try_get(7)?,
-        source_memory_id: row.try_get(8)?,
-        created_at: row.try_get(9)?,
-        retired_at: row.try_get(10)?,
-        expires_at: row.try_get(11)?,
-    })
+    Ok(fact_fields!(row, try_get))
 }
 
 /// Visibility, as the SQLite store checks it; the reader's values are parameters `$1` (project,
@@ -198,10 +165,6 @@ fn reader_params<'a>(
     ];
     params.extend_from_slice(extra);
     params
-}
-
-fn limit_param(limit: usize) -> i64 {
-    i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
 /// A memory's search entry: its tokens' rows for `memory_terms`.
@@ -370,26 +333,24 @@ impl PgStore {
         }
     }
 
-    fn tokenize(&self, docs: &[[&str; COLUMNS]]) -> Result<Vec<DocTokens>> {
+    /// Runs `f` with the store's tokenizer, started on first use.
+    fn with_tokenizer<T>(&self, f: impl FnOnce(&mut Tokenizer) -> Result<T>) -> Result<T> {
         let mut slot = self.tokenizer.borrow_mut();
         if slot.is_none() {
             *slot = Some(Tokenizer::new()?);
         }
         match slot.as_mut() {
-            Some(tokenizer) => tokenizer.documents(docs),
+            Some(tokenizer) => f(tokenizer),
             None => bail!("no tokenizer"),
         }
     }
 
+    fn tokenize(&self, docs: &[[&str; COLUMNS]]) -> Result<Vec<DocTokens>> {
+        self.with_tokenizer(|tokenizer| tokenizer.documents(docs))
+    }
+
     fn phrase(&self, text: &str) -> Result<Vec<String>> {
-        let mut slot = self.tokenizer.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(Tokenizer::new()?);
-        }
-        match slot.as_mut() {
-            Some(tokenizer) => tokenizer.phrase(text),
-            None => bail!("no tokenizer"),
-        }
+        self.with_tokenizer(|tokenizer| tokenizer.phrase(text))
     }
 
     /// Runs `f` in a transaction that holds the store's write lock from its start.
@@ -536,21 +497,13 @@ impl PgStore {
         }
 
         // The terms ranked: the rule of the SQLite store, on the same capped counts.
-        let mut frequencies: Vec<(i64, usize)> = hits
+        let frequencies: Vec<(i64, usize)> = hits
             .iter()
             .enumerate()
             .filter(|(_, hits)| **hits > 0)
             .map(|(index, hits)| ((*hits).min(SEARCH_WINDOW), index))
             .collect();
-        frequencies.sort_by_key(|(df, _)| *df);
-        let common_only = frequencies.first().is_some_and(|(df, _)| *df >= SEARCH_WINDOW);
-        let take = if common_only { MAX_COMMON_TERMS } else { MAX_RANKED_TERMS };
-        let chosen: Vec<usize> = frequencies
-            .iter()
-            .filter(|(df, _)| common_only || *df < SEARCH_WINDOW)
-            .take(take)
-            .map(|(_, index)| *index)
-            .collect();
+        let (common_only, chosen) = choose_terms(frequencies);
         if chosen.is_empty() {
             return Ok(Vec::new());
         }
@@ -858,15 +811,9 @@ impl PgStore {
         for row in tx.query(&sql, &[])? {
             f(ExportRow::Fact(fact_from_row(&row)?, row.try_get(12)?))?;
         }
-        for row in tx.query("SELECT id, project, title, body, created_at, import_key FROM digests ORDER BY id", &[])? {
-            let digest = Digest {
-                id: row.try_get(0)?,
-                project: row.try_get(1)?,
-                title: row.try_get(2)?,
-                body: row.try_get(3)?,
-                created_at: row.try_get(4)?,
-            };
-            f(ExportRow::Digest(digest, row.try_get(5)?))?;
+        let sql = format!("SELECT {DIGEST_COLUMNS}, import_key FROM digests ORDER BY id");
+        for row in tx.query(&sql, &[])? {
+            f(ExportRow::Digest(digest_fields!(&row, try_get), row.try_get(5)?))?;
         }
         tx.commit()?;
         Ok(())
@@ -945,21 +892,12 @@ impl PgStore {
     }
 
     pub fn latest_digest(&self, project: &str) -> Result<Option<Digest>> {
-        let row = self.client.borrow_mut().query_typed_opt(
-            "SELECT id, project, title, body, created_at FROM digests WHERE project = $1
-             ORDER BY created_at DESC, id DESC LIMIT 1",
-            &[(&project, Type::TEXT)],
-        )?;
-        row.map(|row| {
-            Ok(Digest {
-                id: row.try_get(0)?,
-                project: row.try_get(1)?,
-                title: row.try_get(2)?,
-                body: row.try_get(3)?,
-                created_at: row.try_get(4)?,
-            })
-        })
-        .transpose()
+        let sql = format!(
+            "SELECT {DIGEST_COLUMNS} FROM digests WHERE project = $1
+             ORDER BY created_at DESC, id DESC LIMIT 1"
+        );
+        let row = self.client.borrow_mut().query_typed_opt(&sql, &[(&project, Type::TEXT)])?;
+        row.map(|row| Ok(digest_fields!(&row, try_get))).transpose()
     }
 
     // ---- status ---------------------------------------------------------------------------
@@ -975,21 +913,12 @@ impl PgStore {
             let status: String = row.try_get(0)?;
             let expired: bool = row.try_get(1)?;
             let n = u64::try_from(row.try_get::<_, i64>(2)?).unwrap_or_default();
-            match (status.as_str(), expired) {
-                ("active", true) => counts.expired += n,
-                ("active", false) => counts.active += n,
-                ("proposed", _) => counts.proposed += n,
-                _ => counts.rejected += n,
-            }
+            counts.add_memories(&status, expired, n);
         }
         for row in client.query("SELECT status, count(*) FROM facts WHERE project = $1 GROUP BY 1", &[&project])? {
             let status: String = row.try_get(0)?;
             let n = u64::try_from(row.try_get::<_, i64>(1)?).unwrap_or_default();
-            if status == "active" {
-                counts.facts_active += n;
-            } else {
-                counts.facts_retired += n;
-            }
+            counts.add_facts(&status, n);
         }
         let digests: i64 =
             client.query_one("SELECT count(*) FROM digests WHERE project = $1", &[&project])?.try_get(0)?;

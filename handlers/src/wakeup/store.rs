@@ -278,46 +278,87 @@ impl Reader {
     }
 }
 
-const MEMORY_COLUMNS: &str = "m.id, m.project, m.title, m.synopsis, m.body, m.kind, m.source, m.scope_kind, \
+/// The columns every memory query selects, in the order [`memory_fields!`] reads them; the same
+/// on both backends.
+pub(super) const MEMORY_COLUMNS: &str =
+    "m.id, m.project, m.title, m.synopsis, m.body, m.kind, m.source, m.scope_kind, \
      m.scope_key, m.status, m.created_at, m.expires_at";
 
-fn memory_from_row(row: &Row<'_>) -> rusqlite::Result<Memory> {
-    let status: String = row.get(9)?;
-    Ok(Memory {
-        id: row.get(0)?,
-        project: row.get(1)?,
-        title: row.get(2)?,
-        synopsis: row.get(3)?,
-        body: row.get(4)?,
-        kind: row.get(5)?,
-        source: row.get(6)?,
-        scope_kind: row.get(7)?,
-        scope_key: row.get(8)?,
-        status: Status::parse(&status).unwrap_or(Status::Rejected),
-        created_at: row.get(10)?,
-        expires_at: row.get(11)?,
-    })
-}
-
-const FACT_COLUMNS: &str = "f.id, f.project, f.subject, f.predicate, f.object, f.status, f.scope_kind, f.scope_key, \
+/// The columns every fact query selects, in the order [`fact_fields!`] reads them.
+pub(super) const FACT_COLUMNS: &str =
+    "f.id, f.project, f.subject, f.predicate, f.object, f.status, f.scope_kind, f.scope_key, \
      f.source_memory_id, f.created_at, f.retired_at, f.expires_at";
 
+/// The columns a digest query selects, in the order [`digest_fields!`] reads them.
+pub(super) const DIGEST_COLUMNS: &str = "id, project, title, body, created_at";
+
+/// A [`Memory`] from a row of [`MEMORY_COLUMNS`], read with the backend's fallible getter
+/// (`get` on SQLite, `try_get` on PostgreSQL); its errors go up with `?`.
+macro_rules! memory_fields {
+    ($row:expr, $get:ident) => {{
+        let row = $row;
+        let status: String = row.$get(9)?;
+        Memory {
+            id: row.$get(0)?,
+            project: row.$get(1)?,
+            title: row.$get(2)?,
+            synopsis: row.$get(3)?,
+            body: row.$get(4)?,
+            kind: row.$get(5)?,
+            source: row.$get(6)?,
+            scope_kind: row.$get(7)?,
+            scope_key: row.$get(8)?,
+            status: Status::parse(&status).unwrap_or(Status::Rejected),
+            created_at: row.$get(10)?,
+            expires_at: row.$get(11)?,
+        }
+    }};
+}
+
+/// A [`Fact`] from a row of [`FACT_COLUMNS`], as [`memory_fields!`] reads a memory.
+macro_rules! fact_fields {
+    ($row:expr, $get:ident) => {{
+        let row = $row;
+        let status: String = row.$get(5)?;
+        Fact {
+            id: row.$get(0)?,
+            project: row.$get(1)?,
+            subject: row.$get(2)?,
+            predicate: row.$get(3)?,
+            object: row.$get(4)?,
+            active: status == "active",
+            scope_kind: row.$get(6)?,
+            scope_key: row.$get(7)?,
+            source_memory_id: row.$get(8)?,
+            created_at: row.$get(9)?,
+            retired_at: row.$get(10)?,
+            expires_at: row.$get(11)?,
+        }
+    }};
+}
+
+/// A [`Digest`] from a row of [`DIGEST_COLUMNS`], as [`memory_fields!`] reads a memory.
+macro_rules! digest_fields {
+    ($row:expr, $get:ident) => {{
+        let row = $row;
+        Digest {
+            id: row.$get(0)?,
+            project: row.$get(1)?,
+            title: row.$get(2)?,
+            body: row.$get(3)?,
+            created_at: row.$get(4)?,
+        }
+    }};
+}
+
+pub(super) use {digest_fields, fact_fields, memory_fields};
+
+fn memory_from_row(row: &Row<'_>) -> rusqlite::Result<Memory> {
+    Ok(memory_fields!(row, get))
+}
+
 fn fact_from_row(row: &Row<'_>) -> rusqlite::Result<Fact> {
-    let status: String = row.get(5)?;
-    Ok(Fact {
-        id: row.get(0)?,
-        project: row.get(1)?,
-        subject: row.get(2)?,
-        predicate: row.get(3)?,
-        object: row.get(4)?,
-        active: status == "active",
-        scope_kind: row.get(6)?,
-        scope_key: row.get(7)?,
-        source_memory_id: row.get(8)?,
-        created_at: row.get(9)?,
-        retired_at: row.get(10)?,
-        expires_at: row.get(11)?,
-    })
+    Ok(fact_fields!(row, get))
 }
 
 /// Counts for `hookmux memory status`.
@@ -330,6 +371,27 @@ pub struct Counts {
     pub facts_active: u64,
     pub facts_retired: u64,
     pub digests: u64,
+}
+
+impl Counts {
+    /// Adds `n` memories of `status`; `expired` ones count apart only when active.
+    pub(super) fn add_memories(&mut self, status: &str, expired: bool, n: u64) {
+        match (status, expired) {
+            ("active", true) => self.expired += n,
+            ("active", false) => self.active += n,
+            ("proposed", _) => self.proposed += n,
+            _ => self.rejected += n,
+        }
+    }
+
+    /// Adds `n` facts of `status`: `active`, or else retired.
+    pub(super) fn add_facts(&mut self, status: &str, n: u64) {
+        if status == "active" {
+            self.facts_active += n;
+        } else {
+            self.facts_retired += n;
+        }
+    }
 }
 
 /// Rows to import in one transaction: all of them, or none when any fails.
@@ -612,15 +674,8 @@ impl SqliteStore {
                 frequencies.push((df, term));
             }
         }
-        frequencies.sort_by_key(|(df, _)| *df);
-        let common_only = frequencies.first().is_some_and(|(df, _)| *df >= SEARCH_WINDOW);
-        let take = if common_only { MAX_COMMON_TERMS } else { MAX_RANKED_TERMS };
-        let chosen: Vec<String> = frequencies
-            .iter()
-            .filter(|(df, _)| common_only || *df < SEARCH_WINDOW)
-            .take(take)
-            .map(|(_, term)| phrase(term))
-            .collect();
+        let (common_only, chosen) = choose_terms(frequencies);
+        let chosen: Vec<String> = chosen.into_iter().map(|term| phrase(term)).collect();
         if chosen.is_empty() {
             return Ok(Vec::new());
         }
@@ -809,18 +864,10 @@ impl SqliteStore {
         while let Some(row) = rows.next()? {
             f(ExportRow::Fact(fact_from_row(row)?, row.get(12)?))?;
         }
-        let mut stmt =
-            self.conn.prepare("SELECT id, project, title, body, created_at, import_key FROM digests ORDER BY id")?;
+        let mut stmt = self.conn.prepare(&format!("SELECT {DIGEST_COLUMNS}, import_key FROM digests ORDER BY id"))?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
-            let digest = Digest {
-                id: row.get(0)?,
-                project: row.get(1)?,
-                title: row.get(2)?,
-                body: row.get(3)?,
-                created_at: row.get(4)?,
-            };
-            f(ExportRow::Digest(digest, row.get(5)?))?;
+            f(ExportRow::Digest(digest_fields!(row, get), row.get(5)?))?;
         }
         Ok(())
     }
@@ -899,21 +946,11 @@ impl SqliteStore {
 
     /// The project's most recently saved digest, fresh or not.
     pub fn latest_digest(&self, project: &str) -> Result<Option<Digest>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, project, title, body, created_at FROM digests WHERE project = ?1
-             ORDER BY created_at DESC, id DESC LIMIT 1",
-        )?;
-        let digest = stmt
-            .query_row([project], |row| {
-                Ok(Digest {
-                    id: row.get(0)?,
-                    project: row.get(1)?,
-                    title: row.get(2)?,
-                    body: row.get(3)?,
-                    created_at: row.get(4)?,
-                })
-            })
-            .optional()?;
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {DIGEST_COLUMNS} FROM digests WHERE project = ?1
+             ORDER BY created_at DESC, id DESC LIMIT 1"
+        ))?;
+        let digest = stmt.query_row([project], |row| Ok(digest_fields!(row, get))).optional()?;
         Ok(digest)
     }
 
@@ -929,25 +966,13 @@ impl SqliteStore {
         let mut rows = stmt.query(params![project, today])?;
         while let Some(row) = rows.next()? {
             let status: String = row.get(0)?;
-            let expired: bool = row.get(1)?;
-            let n: u64 = row.get(2)?;
-            match (status.as_str(), expired) {
-                ("active", true) => counts.expired += n,
-                ("active", false) => counts.active += n,
-                ("proposed", _) => counts.proposed += n,
-                _ => counts.rejected += n,
-            }
+            counts.add_memories(&status, row.get(1)?, row.get(2)?);
         }
         let mut stmt = self.conn.prepare("SELECT status, count(*) FROM facts WHERE project = ?1 GROUP BY 1")?;
         let mut rows = stmt.query([project])?;
         while let Some(row) = rows.next()? {
             let status: String = row.get(0)?;
-            let n: u64 = row.get(1)?;
-            if status == "active" {
-                counts.facts_active += n;
-            } else {
-                counts.facts_retired += n;
-            }
+            counts.add_facts(&status, row.get(1)?);
         }
         counts.digests =
             self.conn.query_row("SELECT count(*) FROM digests WHERE project = ?1", [project], |r| r.get(0))?;
@@ -1064,8 +1089,25 @@ fn phrase(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
-/// SQLite wants a signed limit; anything past `i64::MAX` is "no limit" anyway.
-fn limit_param(limit: usize) -> i64 {
+/// The terms a search ranks, from each term's document count (counted up to [`SEARCH_WINDOW`])
+/// and any tag: rarest first, terms at the window dropped and at most [`MAX_RANKED_TERMS`] kept;
+/// when every term is that common (the first value answered, `common_only`), the
+/// [`MAX_COMMON_TERMS`] rarest. Both backends choose by this one rule.
+pub(super) fn choose_terms<T>(mut frequencies: Vec<(i64, T)>) -> (bool, Vec<T>) {
+    frequencies.sort_by_key(|(df, _)| *df);
+    let common_only = frequencies.first().is_some_and(|(df, _)| *df >= SEARCH_WINDOW);
+    let take = if common_only { MAX_COMMON_TERMS } else { MAX_RANKED_TERMS };
+    let chosen = frequencies
+        .into_iter()
+        .filter(|(df, _)| common_only || *df < SEARCH_WINDOW)
+        .take(take)
+        .map(|(_, term)| term)
+        .collect();
+    (common_only, chosen)
+}
+
+/// Both databases want a signed limit; anything past `i64::MAX` is "no limit" anyway.
+pub(super) fn limit_param(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
