@@ -119,7 +119,42 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     checks.extend(trust_state(env, &project));
     checks.extend(plugins(&sources));
     checks.extend(memory(env, cwd));
+    checks.push(trace(env, &sources));
     checks
+}
+
+/// The dispatch trace: on or off (and why), and whether its folder can take it. Read only: a
+/// folder not made yet is made by the first dispatch.
+fn trace(env: &Env, sources: &Sources) -> Check {
+    use crate::engine::trace::{self, store::Store, TraceMode};
+    let mode = trace::mode(env, sources);
+    if mode == TraceMode::Off {
+        return Check::new(
+            "trace",
+            Status::Info,
+            "the dispatch trace is off (HOOKMUX_TRACE=0, or `\"$hookmux\": {\"trace\": false}` in your settings)",
+        );
+    }
+    let Some(store) = Store::locate(env) else {
+        return Check::new("trace", Status::Warn, "no place for the dispatch trace: HOME is not set")
+            .fix("set HOME, or HOOKMUX_TRACE_DIR to an absolute path");
+    };
+    let full = if mode == TraceMode::Full { ", with the events and hooks' outputs (HOOKMUX_TRACE=full)" } else { "" };
+    if !store.dir.exists() {
+        return Check::new(
+            "trace",
+            Status::Ok,
+            format!("the dispatch trace is on{full}; the first dispatch makes its folder"),
+        )
+        .file(&store.dir);
+    }
+    match hookmux_handlers::safe_fs::check_private_dir(&store.dir) {
+        Ok(()) => Check::new("trace", Status::Ok, format!("the dispatch trace is on{full}; `hookmux log` reads it"))
+            .file(&store.dir),
+        Err(err) => Check::new("trace", Status::Problem, format!("the dispatch trace cannot be written: {err}"))
+            .file(&store.dir)
+            .fix("`chmod 700` the folder, or remove it: the next dispatch makes it again, private"),
+    }
 }
 
 fn this_hookmux(this: Option<&Path>, on_path: Option<&Path>) -> Check {
