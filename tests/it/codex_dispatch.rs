@@ -3,16 +3,9 @@
 
 use crate::common;
 
-use common::Hookmux;
+use common::{project, Hookmux};
 use serde_json::{json, Value};
 use std::path::Path;
-
-fn project(settings: Value) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
-    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
-    dir
-}
 
 /// A captured Codex payload, moved into the project.
 fn payload(name: &str, dir: &Path) -> String {

@@ -65,6 +65,14 @@ fn move_paths(value: &mut serde_json::Value, dir: &Path) {
 /// A test that cannot run here for lack of a prerequisite says `SKIPPED: <why>` and passes, but
 /// fails under CI (`CI` set to `true` or `1`): there a missing prerequisite is a broken set-up
 /// that must not pass unnoticed. Call it as `return common::skip(...)`.
+/// A project folder of its own whose `.claude/settings.json` holds `settings`.
+pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
+    dir
+}
+
 pub fn skip(why: &str) {
     let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
     assert!(!ci, "SKIPPED under CI: {why}");

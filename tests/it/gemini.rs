@@ -3,16 +3,9 @@
 
 use crate::common;
 
-use common::Hookmux;
+use common::{project, Hookmux};
 use serde_json::{json, Value};
 use std::path::Path;
-
-fn project(settings: Value) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
-    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
-    dir
-}
 
 /// A recorded Gemini payload, moved into the project, in one session (the payloads come from
 /// several recorded sessions; what one event leaves for a later one is kept per session).

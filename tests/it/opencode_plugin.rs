@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::Hookmux;
+use common::{project, Hookmux};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
@@ -41,13 +41,6 @@ fn the_plugin_passes_its_tests_with_this_hookmux() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("# fail 0"), "{stdout}");
-}
-
-fn project(settings: Value) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
-    std::fs::write(dir.path().join(".claude/settings.json"), settings.to_string()).unwrap();
-    dir
 }
 
 fn dispatch(dir: &Path, event: Value) -> (Value, common::Output) {
