@@ -82,10 +82,7 @@ impl PgTarget {
         let setting = setting.trim();
         // The driver parses the URL (it takes forms such as `postgresql://user@/db?host=/socket`
         // that a generic URL parser refuses); hookmux only takes out the TLS parameters.
-        let (base, query) = match setting.split_once('?') {
-            Some((base, query)) => (base, Some(query)),
-            None => (setting, None),
-        };
+        let (base, query) = split_query(setting);
         let display = redact(setting);
         let mut tls = None;
         let mut root_cert = None;
@@ -115,6 +112,15 @@ impl PgTarget {
         let url = if any_kept { format!("{base}?{rest}") } else { base.to_string() };
         let mut config: postgres::Config =
             url.parse().map_err(|err| anyhow!("{display}: not a usable PostgreSQL URL ({err})"))?;
+        // A password-file line is looked up for the first host, and TLS is decided by the host's
+        // name: a checkout's URL that lists more hosts, or sends the connection elsewhere with
+        // `hostaddr`, could have a password meant for one server sent to another.
+        if origin == Origin::Project && (config.get_hosts().len() > 1 || !config.get_hostaddrs().is_empty()) {
+            bail!(
+                "{display}: a store URL in a project's .lore.yaml names one host, without `hostaddr`; \
+                 set such a URL in LORE_DB instead"
+            );
+        }
         if config.get_hosts().is_empty() {
             let socket = Path::new("/var/run/postgresql");
             if socket.is_dir() {
@@ -244,26 +250,35 @@ pub fn error_line(err: &postgres::Error) -> String {
     describe(err)
 }
 
-/// The URL as messages show it: no password, no `password=` parameter.
-pub fn redact(setting: &str) -> String {
-    let (base, query) = match setting.split_once('?') {
-        Some((base, query)) => (base, Some(query)),
-        None => (setting, None),
+/// The URL's parts before and after its query. The credentials are read as the driver reads
+/// them, up to the first `@`, so a `?` or `/` in a password never starts the query or the path.
+fn split_query(setting: &str) -> (&str, Option<&str>) {
+    let after_credentials = match setting.split_once("://") {
+        Some((scheme, rest)) => scheme.len() + 3 + rest.find('@').map_or(0, |at| at + 1),
+        None => 0,
     };
-    let shown_base = match base.split_once("://") {
-        Some((scheme, rest)) => {
-            let authority_end = rest.find('/').unwrap_or(rest.len());
-            let (authority, path) = rest.split_at(authority_end);
-            let authority = match authority.rsplit_once('@') {
-                Some((userinfo, hosts)) => {
-                    let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
-                    format!("{user}@{hosts}")
-                }
-                None => authority.to_string(),
-            };
-            format!("{scheme}://{authority}{path}")
-        }
-        None => "(not a URL)".to_string(),
+    match setting[after_credentials..].find('?') {
+        Some(at) => (&setting[..after_credentials + at], Some(&setting[after_credentials + at + 1..])),
+        None => (setting, None),
+    }
+}
+
+/// The URL as messages show it: no password, no `password=` parameter. The `user:password`
+/// part is what the driver takes: everything up to the first `@`, a `/` or `?` in the password
+/// included.
+pub fn redact(setting: &str) -> String {
+    let Some((scheme, rest)) = setting.split_once("://") else { return "(not a URL)".to_string() };
+    let (user, rest) = match rest.split_once('@') {
+        Some((userinfo, rest)) => (Some(userinfo.split_once(':').map_or(userinfo, |(user, _)| user)), rest),
+        None => (None, rest),
+    };
+    let (base, query) = match rest.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (rest, None),
+    };
+    let shown_base = match user {
+        Some(user) => format!("{scheme}://{user}@{base}"),
+        None => format!("{scheme}://{base}"),
     };
     let Some(query) = query else { return shown_base };
     let mut kept = url::form_urlencoded::Serializer::new(String::new());
@@ -283,6 +298,10 @@ pub fn redact(setting: &str) -> String {
 
 /// Loopback addresses and Unix sockets: no TLS unless the URL asks for it.
 fn is_local(config: &postgres::Config) -> bool {
+    // `hostaddr=` is where the driver connects, whatever the host name says.
+    if !config.get_hostaddrs().is_empty() {
+        return config.get_hostaddrs().iter().all(|ip| ip.is_loopback());
+    }
     config.get_hosts().iter().all(|host| match host {
         Host::Unix(_) => true,
         Host::Tcp(name) => {
@@ -376,6 +395,10 @@ mod tests {
         assert_eq!(target.display(), "postgres://alice@db.example.com:6543/lore");
         assert_eq!(redact("postgresql://u:p:w@/db?host=%2Fsock&password=x"), "postgresql://u@/db?host=%2Fsock");
         assert_eq!(redact("not a url"), "(not a URL)");
+        // The driver takes everything up to the first `@` as the credentials.
+        assert_eq!(redact("postgres://alice:pa/ss@db.example.com/lore"), "postgres://alice@db.example.com/lore");
+        assert_eq!(redact("postgres://alice:pa?ss@db.example.com/lore?sslmode=require"), "postgres://alice@db.example.com/lore?sslmode=require");
+        assert_eq!(split_query("postgres://alice:pa?ss@db/lore?sslmode=require"), ("postgres://alice:pa?ss@db/lore", Some("sslmode=require")));
         let socket = PgTarget::parse("postgresql://lore@/lore?host=/var/run/postgresql", &env(&[])).unwrap();
         assert_eq!(socket.tls(), Tls::Disable, "a Unix socket: no TLS");
         assert!(!format!("{target:?}").contains("s3cr"));
@@ -435,5 +458,18 @@ mod tests {
         std::fs::write(&file, "evil.example:*:*:*:exact\n").unwrap();
         let exact = PgTarget::parse_from("postgres://alice@evil.example/x", &env(&pairs), Origin::Project).unwrap();
         assert_eq!(exact.config.get_password(), Some(&b"exact"[..]));
+
+        // Nor can it send the connection for `localhost`'s password elsewhere: by `hostaddr`, or
+        // by a second host tried when the first refuses.
+        std::fs::write(&file, "localhost:5432:*:alice:local-secret\n").unwrap();
+        for url in ["postgres://alice@localhost/lore?hostaddr=203.0.113.9", "postgres://alice@localhost,evil.example/lore"] {
+            let err = PgTarget::parse_from(url, &env(&pairs), Origin::Project).unwrap_err().to_string();
+            assert!(err.contains("names one host") && !err.contains("local-secret"), "{url}: {err}");
+            // The user's own LORE_DB may; and a hostaddr elsewhere is not loopback, so TLS is required.
+            let user = PgTarget::parse_from(url, &env(&pairs), Origin::User).unwrap();
+            if url.contains("hostaddr") {
+                assert_eq!(user.tls, Tls::Require, "{url}");
+            }
+        }
     }
 }
