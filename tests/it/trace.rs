@@ -488,3 +488,62 @@ fn log_follow_prints_each_new_dispatch_also_across_a_rotation() {
     follow.wait().unwrap();
     assert!(session.trace_dir().join("trace.1.jsonl").exists(), "the files rotated");
 }
+
+#[test]
+fn what_is_planted_in_the_trace_folder_neither_holds_a_dispatch_up_nor_gets_written() {
+    let session = Session::new(settings());
+    let write_env = |id: &str| {
+        let file = session.project().join(".env");
+        event(
+            &session,
+            "PreToolUse",
+            json!({"tool_name": "Write", "tool_use_id": id, "tool_input": {"file_path": file, "content": "x"}}),
+        )
+    };
+    session.dispatch(&write_env("first"));
+    let current = session.trace_dir().join("trace.jsonl");
+
+    // A FIFO in the current file's place: the guard's deny still comes out, and the dispatch ends
+    // (the test's own bound is only there so that a regression fails instead of hanging).
+    std::fs::remove_file(&current).unwrap();
+    let status = std::process::Command::new("mkfifo").arg(&current).status().unwrap();
+    assert!(status.success());
+    let (done, finished) = std::sync::mpsc::channel();
+    let event = write_env("fifo").to_string();
+    let command = session.hookmux(["dispatch"]).stdin(event);
+    std::thread::spawn(move || done.send(command.run()));
+    let out =
+        finished.recv_timeout(std::time::Duration::from_secs(60)).expect("dispatch ended with a FIFO in the folder");
+    assert!(out.stdout.contains("\"permissionDecision\":\"deny\""), "{out:?}");
+
+    // A hard link to another file in its place: that file is not written to.
+    std::fs::remove_file(&current).unwrap();
+    let victim = session.root().join("victim.txt");
+    std::fs::write(&victim, "untouched\n").unwrap();
+    std::fs::hard_link(&victim, &current).unwrap();
+    let out = session.dispatch(&write_env("hardlink"));
+    assert!(out.stdout.contains("\"permissionDecision\":\"deny\""), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched\n");
+}
+
+#[test]
+fn a_line_that_does_not_read_hides_none_after_it() {
+    let session = Session::new(settings());
+    let bash = |id: &str| {
+        event(&session, "PreToolUse", json!({"tool_name": "Bash", "tool_use_id": id, "tool_input": {"command": "ls"}}))
+    };
+    session.dispatch(&bash("before"));
+    let current = session.trace_dir().join("trace.jsonl");
+    let mut bytes = std::fs::read(&current).unwrap();
+    bytes.extend_from_slice(b"\xff\xfe not a line of dispatch's\n{\"torn\": \n");
+    std::fs::write(&current, bytes).unwrap();
+    session.dispatch(&bash("after"));
+    let ids: Vec<String> = session
+        .hookmux(["log", "--json"])
+        .run()
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["tool_use_id"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(ids, ["before", "after"]);
+}

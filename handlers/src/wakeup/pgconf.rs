@@ -397,8 +397,14 @@ mod tests {
         assert_eq!(redact("not a url"), "(not a URL)");
         // The driver takes everything up to the first `@` as the credentials.
         assert_eq!(redact("postgres://alice:pa/ss@db.example.com/lore"), "postgres://alice@db.example.com/lore");
-        assert_eq!(redact("postgres://alice:pa?ss@db.example.com/lore?sslmode=require"), "postgres://alice@db.example.com/lore?sslmode=require");
-        assert_eq!(split_query("postgres://alice:pa?ss@db/lore?sslmode=require"), ("postgres://alice:pa?ss@db/lore", Some("sslmode=require")));
+        assert_eq!(
+            redact("postgres://alice:pa?ss@db.example.com/lore?sslmode=require"),
+            "postgres://alice@db.example.com/lore?sslmode=require"
+        );
+        assert_eq!(
+            split_query("postgres://alice:pa?ss@db/lore?sslmode=require"),
+            ("postgres://alice:pa?ss@db/lore", Some("sslmode=require"))
+        );
         let socket = PgTarget::parse("postgresql://lore@/lore?host=/var/run/postgresql", &env(&[])).unwrap();
         assert_eq!(socket.tls(), Tls::Disable, "a Unix socket: no TLS");
         assert!(!format!("{target:?}").contains("s3cr"));
@@ -462,7 +468,9 @@ mod tests {
         // Nor can it send the connection for `localhost`'s password elsewhere: by `hostaddr`, or
         // by a second host tried when the first refuses.
         std::fs::write(&file, "localhost:5432:*:alice:local-secret\n").unwrap();
-        for url in ["postgres://alice@localhost/lore?hostaddr=203.0.113.9", "postgres://alice@localhost,evil.example/lore"] {
+        for url in
+            ["postgres://alice@localhost/lore?hostaddr=203.0.113.9", "postgres://alice@localhost,evil.example/lore"]
+        {
             let err = PgTarget::parse_from(url, &env(&pairs), Origin::Project).unwrap_err().to_string();
             assert!(err.contains("names one host") && !err.contains("local-secret"), "{url}: {err}");
             // The user's own LORE_DB may; and a hostaddr elsewhere is not loopback, so TLS is required.

@@ -93,9 +93,15 @@ impl Store {
             file = private_file(OpenOptions::new().append(true).create(true), &self.file(0))?;
         }
         // One write: the lock keeps other writers of this trace out, and O_APPEND others still.
-        let written = file.write(line)?;
-        if written != line.len() {
-            return Err(io::Error::new(io::ErrorKind::WriteZero, "the trace line was written in part"));
+        let size = file.metadata()?.len();
+        let written = file.write(line);
+        if !matches!(written, Ok(n) if n == line.len()) {
+            // A full disk: take the part written back off, so that the next line does not
+            // start in the middle of this one.
+            let _ = file.set_len(size);
+            return Err(written
+                .err()
+                .unwrap_or_else(|| io::Error::new(io::ErrorKind::WriteZero, "the trace line was written in part")));
         }
         Ok(())
     }
@@ -121,8 +127,21 @@ impl Store {
     pub fn lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for n in (0..KEEP).rev() {
-            let Ok(file) = safe_fs::open_no_follow(OpenOptions::new().read(true), &self.file(n)) else { continue };
-            lines.extend(BufReader::new(file).lines().map_while(Result::ok).filter(|l| !l.trim().is_empty()));
+            let Ok(file) = trace_file(OpenOptions::new().read(true), &self.file(n)) else { continue };
+            // A line that is not UTF-8, or too long to be one of dispatch's, is left out; the
+            // lines after it are read on.
+            let mut reader = BufReader::new(file);
+            let mut bytes = Vec::new();
+            while matches!(reader.read_until(b'\n', &mut bytes), Ok(read) if read > 0) {
+                if bytes.len() <= super::MAX_LINE + 1 {
+                    if let Ok(line) = std::str::from_utf8(&bytes) {
+                        if !line.trim().is_empty() {
+                            lines.push(line.trim_end_matches('\n').to_string());
+                        }
+                    }
+                }
+                bytes.clear();
+            }
         }
         lines
     }
@@ -174,7 +193,7 @@ impl Position {
     }
 
     fn open_at_start(path: &Path) -> Option<Position> {
-        let file = safe_fs::open_no_follow(OpenOptions::new().read(true), path).ok()?;
+        let file = trace_file(OpenOptions::new().read(true), path).ok()?;
         let inode = file.metadata().ok()?.ino();
         Some(Position { file, inode, offset: 0 })
     }
@@ -193,13 +212,38 @@ impl Position {
 
 /// Opens a file of the trace folder: `O_NOFOLLOW`, created `0600`.
 fn private_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    safe_fs::open_no_follow(options.mode(0o600), path)
+    trace_file(options.mode(0o600), path)
         .map_err(|err| io::Error::new(err.kind(), format!("cannot write {}: {err}", path.display())))
+}
+
+/// Opens a trace file, refusing what is not one: a symbolic link (`O_NOFOLLOW`), a FIFO or a
+/// device (opened without blocking, then refused, so that nothing planted in the folder can hold
+/// a dispatch up), a file with other names (a hard link would have the line written into the
+/// file it names), or someone else's file.
+fn trace_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    let file = options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).map_err(|err| {
+        match err.raw_os_error() {
+            Some(libc::ELOOP) => {
+                io::Error::new(err.kind(), format!("{} is a symbolic link; remove it", path.display()))
+            }
+            _ => err,
+        }
+    })?;
+    let meta = file.metadata()?;
+    // SAFETY: geteuid takes nothing and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if !meta.file_type().is_file() || meta.nlink() != 1 || meta.uid() != me {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a trace file of this user's (a FIFO, a device, a hard link or another user's file); remove it", path.display()),
+        ));
+    }
+    Ok(file)
 }
 
 /// The longest a write waits for the lock: the lock is held for microseconds, and a holder that
 /// is stopped (a dispatch suspended at a terminal) must not hold every later dispatch up.
-pub const LOCK_WAIT: Duration = Duration::from_millis(250);
+pub const LOCK_WAIT: Duration = Duration::from_millis(50);
 
 /// An exclusive `flock`, released when dropped (and by the system when the process ends).
 struct Flock<'f>(&'f File);
@@ -217,7 +261,7 @@ impl<'f> Flock<'f> {
             match err.kind() {
                 io::ErrorKind::Interrupted => continue,
                 io::ErrorKind::WouldBlock if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_micros(50));
+                    std::thread::sleep(Duration::from_millis(1));
                 }
                 io::ErrorKind::WouldBlock => {
                     return Err(io::Error::new(
