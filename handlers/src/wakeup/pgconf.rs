@@ -209,6 +209,16 @@ impl PgTarget {
         match &self.root_cert {
             Some(path) => {
                 use rustls::pki_types::pem::PemObject as _;
+                // A certificate file, not a FIFO or /dev/zero (the URL may come from a checkout).
+                let meta = std::fs::metadata(path)
+                    .map_err(|err| anyhow!("{}: cannot read sslrootcert {}: {err}", self.display, path.display()))?;
+                if !meta.is_file() || meta.len() > 1 << 20 {
+                    bail!(
+                        "{}: sslrootcert {} is not a certificate file of at most 1 MiB",
+                        self.display,
+                        path.display()
+                    );
+                }
                 let certs = rustls::pki_types::CertificateDer::pem_file_iter(path)
                     .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
                     .map_err(|err| anyhow!("{}: cannot read sslrootcert {}: {err}", self.display, path.display()))?;
