@@ -1,0 +1,1 @@
+//! Linux only: the process table from `/proc`.

@@ -1,0 +1,1 @@
+//! macOS only: the process table from libproc and `sysctl`.

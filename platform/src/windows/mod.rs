@@ -1,0 +1,1 @@
+//! Windows: Win32 processes, Job Objects, pipes, locks and reparse points.
