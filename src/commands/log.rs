@@ -146,7 +146,7 @@ pub fn timeline(filter: &Filter, follow: bool, as_json: bool) -> anyhow::Result<
             writeln!(out, "{}", entry.line)?;
         }
     } else if chosen.is_empty() && !follow {
-        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(env.path("HOME"))))?;
+        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(hookmux_platform::dirs::home(&env))))?;
     } else {
         write_timeline(&mut out, &chosen.iter().map(|e| &e.record).collect::<Vec<_>>(), filter)?;
     }
@@ -314,7 +314,7 @@ pub fn why(tool_use_id: Option<&str>, last: bool, as_json: bool) -> anyhow::Resu
     let env = Env::from_process();
     let store = store(&env)?;
     let entries = entries(&store);
-    let paths = Paths::new(env.path("HOME"));
+    let paths = Paths::new(hookmux_platform::dirs::home(&env));
     let chosen: Vec<&Entry> = match tool_use_id {
         Some(id) => entries
             .iter()
@@ -533,7 +533,7 @@ pub fn stats(filter: &Filter, as_json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if table.is_empty() {
-        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(env.path("HOME"))))?;
+        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(hookmux_platform::dirs::home(&env))))?;
         return Ok(ExitCode::SUCCESS);
     }
     write_stats(&mut out, &table, records.len())?;

@@ -235,7 +235,7 @@ fn a_linked_transcript_is_not_appended_to() {
     let (dir, victim) = with_victim();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     std::fs::create_dir(transcripts.dir()).unwrap();
-    std::os::unix::fs::symlink(&victim, transcripts.path("s")).unwrap();
+    hookmux_platform::fs::symlink_file(&victim, &transcripts.path("s")).unwrap();
     let err = transcripts.append("s", &Entry::Prompt { text: "rm -rf ~".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("is a symbolic link"), "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
@@ -247,7 +247,7 @@ fn a_linked_transcript_lock_creates_nothing_elsewhere() {
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     std::fs::create_dir(transcripts.dir()).unwrap();
     let elsewhere = dir.path().join("created-elsewhere");
-    std::os::unix::fs::symlink(&elsewhere, transcripts.dir().join(".lock")).unwrap();
+    hookmux_platform::fs::symlink_file(&elsewhere, &transcripts.dir().join(".lock")).unwrap();
     let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("is a symbolic link"), "{err}");
     assert!(!elsewhere.exists());
@@ -258,20 +258,11 @@ fn a_linked_transcripts_folder_is_refused() {
     let (dir, _victim) = with_victim();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, dir.path().join("transcripts")).unwrap();
+    hookmux_platform::fs::symlink_dir(&elsewhere, &dir.path().join("transcripts")).unwrap();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("it is a symbolic link"), "{err}");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
-}
-
-#[test]
-fn a_new_transcripts_folder_is_private() {
-    use std::os::unix::fs::PermissionsExt;
-    let (dir, _victim) = with_victim();
-    let transcripts = Transcripts::at(dir.path().join("state/transcripts"));
-    transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap();
-    assert_eq!(std::fs::metadata(transcripts.dir()).unwrap().permissions().mode() & 0o777, 0o700);
 }
 
 #[test]
@@ -285,7 +276,7 @@ fn a_linked_session_folder_of_the_cache_is_refused_and_not_expired() {
     std::fs::File::open(&old).unwrap().set_modified(stale).unwrap();
     let cache = ToolInputCache::at(dir.path().join("tool-inputs"));
     std::fs::create_dir(dir.path().join("tool-inputs")).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, dir.path().join("tool-inputs/s")).unwrap();
+    hookmux_platform::fs::symlink_dir(&elsewhere, &dir.path().join("tool-inputs/s")).unwrap();
     let err = cache.put("s", "c", &json!({}), SystemTime::now()).unwrap_err();
     assert!(err.to_string().contains("it is a symbolic link"), "{err}");
     assert!(old.exists(), "a file in the folder the link points at is not expired");
@@ -300,7 +291,22 @@ fn a_linked_cache_entry_is_not_read() {
     let secret = dir.path().join("secret.json");
     std::fs::write(&secret, json!({"stored_at": 1_767_225_600u64, "tool_input": {"token": "x"}}).to_string()).unwrap();
     std::fs::remove_file(dir.path().join("tool-inputs/s/c.json")).unwrap();
-    std::os::unix::fs::symlink(&secret, dir.path().join("tool-inputs/s/c.json")).unwrap();
+    hookmux_platform::fs::symlink_file(&secret, &dir.path().join("tool-inputs/s/c.json")).unwrap();
     assert_eq!(cache.take("s", "c", now()), None);
     assert!(secret.exists());
+}
+
+/// Modes: what Unix keeps access in.
+#[cfg(unix)]
+mod unix {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_new_transcripts_folder_is_0700() {
+        let (dir, _victim) = with_victim();
+        let transcripts = Transcripts::at(dir.path().join("state/transcripts"));
+        transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap();
+        assert_eq!(std::fs::metadata(transcripts.dir()).unwrap().permissions().mode() & 0o777, 0o700);
+    }
 }

@@ -71,7 +71,7 @@ impl Discovery {
     /// From the environment hookmux runs in and the event it got.
     pub fn new(env: &Env, event: &Event, explicit: Vec<PathBuf>) -> Discovery {
         Discovery {
-            home: env.path("HOME"),
+            home: hookmux_platform::dirs::home(env),
             config_dir: env.path("CLAUDE_CONFIG_DIR"),
             project_root: project_root(env, event),
             managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),

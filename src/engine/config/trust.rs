@@ -83,9 +83,7 @@ pub enum TrustError {
 impl TrustList {
     /// Where the list lives for this user.
     pub fn file(env: &Env) -> Result<PathBuf, TrustError> {
-        let config = env.path("XDG_CONFIG_HOME").filter(|p| p.is_absolute());
-        config
-            .or_else(|| env.path("HOME").map(|home| home.join(".config")))
+        hookmux_platform::dirs::config(env)
             .map(|dir| dir.join("hookmux").join("trusted-projects"))
             .ok_or(TrustError::NoConfigFolder)
     }

@@ -22,6 +22,7 @@
 //! whole and shows the model only the start of the first hook's text.
 
 use crate::engine::verdict::combine::{Combined, ContextPiece};
+use hookmux_platform::fs::{self as platform_fs, Access};
 use hookmux_sdk::{Env, Event, HookEvent};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -50,10 +51,7 @@ impl Store {
                 return Store { dir: folder.join(stem).join("tool-results") };
             }
         }
-        let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-        // SAFETY: getuid has no preconditions.
-        let uid = unsafe { libc::getuid() };
-        Store { dir: tmp.join(format!("hookmux-hook-outputs-{uid}")).join(session) }
+        Store { dir: hookmux_platform::dirs::user_temp(env, "hookmux-hook-outputs").join(session) }
     }
 
     /// Saves `text` under a name made of the event, a digest of the text and its kind; the same
@@ -62,17 +60,11 @@ impl Store {
         let digest = Sha256::digest(text.as_bytes());
         let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
         let path = self.dir.join(format!("hook-hookmux-{}-{hex}-{kind}.txt", event.as_str()));
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(&self.dir)?;
+        platform_fs::create_private_dirs(&self.dir)?;
         // Written beside the target and renamed over it, so a reader never sees half a file.
         let partial = self.dir.join(format!(".{hex}.{}.partial", std::process::id()));
         let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        platform_fs::create_with(options.write(true).create_new(true), Access::Private);
         let written = options.open(&partial).and_then(|mut file| file.write_all(text.as_bytes()));
         if let Err(error) = written.and_then(|()| std::fs::rename(&partial, &path)) {
             let _ = std::fs::remove_file(&partial);

@@ -81,8 +81,8 @@ impl Paths {
         let cwd = std::env::current_dir().context("cannot read the current folder")?;
         let codex_home = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
             Some(dir) => absolute(Path::new(&dir), &cwd),
-            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-                Some(home) => PathBuf::from(home).join(".codex"),
+            None => match hookmux_platform::dirs::home(&hookmux_sdk::Env::from_process()) {
+                Some(home) => home.join(".codex"),
                 None => bail!("neither CODEX_HOME nor HOME is set, so there is no Codex folder to install into"),
             },
         };
