@@ -41,6 +41,10 @@ pub const PREVIEW_CHARS: usize = 2_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     pub dir: PathBuf,
+    /// The folder above `dir` in a place every user can write to (the temporary folder): it is
+    /// used only when it is a real folder of this user's that no one else can write into, or
+    /// another user could have made it first and swapped a saved text for one of theirs.
+    pub shared_parent: Option<PathBuf>,
 }
 
 impl Store {
@@ -48,10 +52,11 @@ impl Store {
         let session = event.session_id().filter(|s| is_plain_name(s)).unwrap_or("session");
         if let Some(transcript) = event.transcript_path().filter(|p| !p.is_empty()).map(Path::new) {
             if let (Some(folder), Some(stem)) = (transcript.parent(), transcript.file_stem()) {
-                return Store { dir: folder.join(stem).join("tool-results") };
+                return Store { dir: folder.join(stem).join("tool-results"), shared_parent: None };
             }
         }
-        Store { dir: hookmux_platform::dirs::user_temp(env, "hookmux-hook-outputs").join(session) }
+        let outputs = hookmux_platform::dirs::user_temp(env, "hookmux-hook-outputs");
+        Store { dir: outputs.join(session), shared_parent: Some(outputs) }
     }
 
     /// Saves `text` under a name made of the event, a digest of the text and its kind; the same
@@ -60,6 +65,9 @@ impl Store {
         let digest = Sha256::digest(text.as_bytes());
         let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
         let path = self.dir.join(format!("hook-hookmux-{}-{hex}-{kind}.txt", event.as_str()));
+        if let Some(parent) = &self.shared_parent {
+            hookmux_handlers::safe_fs::private_dir(parent)?;
+        }
         platform_fs::create_private_dirs(&self.dir)?;
         // Written beside the target and renamed over it, so a reader never sees half a file.
         let partial = self.dir.join(format!(".{hex}.{}.partial", std::process::id()));
@@ -265,5 +273,54 @@ mod tests {
         // Characters outside the BMP count twice, as in JavaScript, and are never split.
         let wide = "😀".repeat(1_500);
         assert_eq!(js_len(preview(&wide).0), 2_000);
+    }
+
+    fn without_transcript(tmp: &Path) -> (Env, Store) {
+        let env: Env = [("TMPDIR", tmp.as_os_str())].into_iter().collect();
+        let event = Event::parse(r#"{"hook_event_name": "UserPromptSubmit", "session_id": "s"}"#);
+        let store = Store::for_event(&event, &env);
+        (env, store)
+    }
+
+    #[test]
+    fn without_a_transcript_texts_go_to_a_folder_of_the_users_own_under_the_temporary_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, store) = without_transcript(tmp.path());
+        let outputs = hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs");
+        assert_eq!((&store.dir, store.shared_parent.as_ref()), (&outputs.join("s"), Some(&outputs)));
+        let saved = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap();
+        assert!(saved.starts_with(&store.dir), "{}", saved.display());
+        assert_eq!(platform_fs::why_not_private_dir(&outputs).unwrap(), None);
+    }
+
+    #[test]
+    fn a_shared_folder_someone_else_put_in_place_is_not_saved_into() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, store) = without_transcript(tmp.path());
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        platform_fs::symlink_dir(&elsewhere, &hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs")).unwrap();
+        let err = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap_err();
+        assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing is saved where the link points");
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        #[test]
+        fn a_shared_folder_others_can_write_into_is_not_saved_into() {
+            let tmp = tempfile::tempdir().unwrap();
+            let (env, store) = without_transcript(tmp.path());
+            let outputs = hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs");
+            std::fs::create_dir(&outputs).unwrap();
+            std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o777)).unwrap();
+            let err = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap_err();
+            assert!(err.to_string().contains("others can write into it"), "{err}");
+            assert_eq!(std::fs::read_dir(&outputs).unwrap().count(), 0);
+        }
     }
 }
