@@ -18,6 +18,7 @@
 //! component. A folder swapped for a link between the check and the write is not covered; state
 //! folders are private to the user so that no one else can do that there.
 
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_platform::errno::Errno;
 use hookmux_platform::fs::{self as platform_fs, Access, NotPrivate};
 use std::fmt;
@@ -151,13 +152,17 @@ pub fn check_private_dir(dir: &Path) -> io::Result<()> {
     let problem = platform_fs::why_not_private_dir(dir)
         .map_err(|err| io::Error::new(err.kind(), format!("{}: {err}", dir.display())))?;
     let Some(problem) = problem else { return Ok(()) };
-    let remove = "remove it (hookmux creates it again, private to you), or point the variable that places it \
-                  (TMPDIR, XDG_STATE_HOME, LORE_HOOK_STATE_DIR) at a folder of your own";
+    let remove = format!(
+        "remove it (hookmux creates it again, private to you), or point the variable that places it \
+         ({}, {}, LORE_HOOK_STATE_DIR) at a folder of your own",
+        variable(Folder::Temp),
+        variable(Folder::State)
+    );
     let remedy = match &problem {
         NotPrivate::OpenToOthers { fix: Some(fix), .. } => {
             format!("run `{fix}` if no one else has used it, else {remove}")
         }
-        _ => remove.to_string(),
+        _ => remove,
     };
     Err(io::Error::new(
         io::ErrorKind::PermissionDenied,

@@ -4,29 +4,32 @@
 //! the process's own: a host hands a hook its environment, a test hands one of its own, and the
 //! folders a hook reads and writes must be that environment's (`hookmux_sdk::Env` is one).
 //!
-//! | function | Unix | Windows (what its module is to do) |
+//! | function | Unix | Windows (for its module to keep) |
 //! |---|---|---|
 //! | [`home`] | `$HOME` | `%USERPROFILE%` |
-//! | [`config`] | `$XDG_CONFIG_HOME` (absolute), else `~/.config` | `%APPDATA%` |
-//! | [`state`] | `$XDG_STATE_HOME` (absolute), else `~/.local/state` | `%LOCALAPPDATA%` |
-//! | [`data`] | `$XDG_DATA_HOME` (absolute), else `~/.local/share` | `%LOCALAPPDATA%` |
-//! | [`temp`] | `$TMPDIR`, else `/tmp` | `%TEMP%`, else `%LOCALAPPDATA%\Temp` |
-//! | [`user_temp`] | `<temp>/<name>-<uid>` | `<temp>\<name>` (already the user's own) |
+//! | [`config`] | `$XDG_CONFIG_HOME` (absolute), else `~/.config` | `%APPDATA%`, else `~\AppData\Roaming` |
+//! | [`state`] | `$XDG_STATE_HOME` (absolute), else `~/.local/state` | `%LOCALAPPDATA%`, else `~\AppData\Local` |
+//! | [`data`] | `$XDG_DATA_HOME` (absolute), else `~/.local/share` | `%LOCALAPPDATA%`, else `~\AppData\Local` |
+//! | [`temp`] | `$TMPDIR`, else `/tmp` | `%TEMP%`, else `~\AppData\Local\Temp` |
+//! | [`user_temp`] | `<temp>/<name>-<uid>` | `<temp>\<name>` (the temporary folder is the user's own) |
 //!
-//! A variable that is set but empty counts as unset everywhere. Unix has no fallback when
-//! `HOME` is unset (no password-database look-up): no home means no folder, as before.
+//! The promises both keep: a variable that is set but empty counts as unset; [`variable`] names
+//! the one variable that, set to an absolute path, makes a folder that path; configuration,
+//! state and data fall back to a fixed place under [`home`] when their own variable is unset; no
+//! home means no folder (`None`), with no look-up elsewhere; [`temp`] always names one. State stays under the user's own
+//! folders on every OS, never in a folder shared between users.
 //!
 //! # Which crate
 //!
-//! None on Unix. `dirs` and `etcetera`, the two well-kept crates for this, read the process's
-//! environment (or ask the OS) and cannot be handed another, and on Unix both fall back to the
-//! password database when `HOME` is unset, which would change where hookmux writes; the XDG
-//! rules are one line each, here. On Windows the given environment comes first as well
-//! (`USERPROFILE`, `APPDATA`, `LOCALAPPDATA`, `TEMP`), and `dirs` fills in what it lacks: it asks
-//! the Known Folder API (`SHGetKnownFolderPath`) and reads no variable, so the environment hookmux
-//! was given stays the only source of variables; `etcetera` reads the process's `USERPROFILE`
-//! and `APPDATA` first, which could mix two environments. State stays under the user's profile
-//! (`%LOCALAPPDATA%`), never in a folder shared between users.
+//! None, on either family. `dirs` and `etcetera`, the two well-kept crates for this, read the
+//! process's environment (or ask the OS) and cannot be handed another one; and on Unix both fall
+//! back to the password database when `HOME` is unset, which would change where hookmux writes.
+//! The rules above are a line each. If the Windows module wants the OS's answer for a home the
+//! environment does not name (a process started without `USERPROFILE`, which Windows itself
+//! always sets), `dirs::home_dir` is the one to take, as a Windows-only dependency: it asks the
+//! Known Folder API (`SHGetKnownFolderPath`) and reads no variable, so the environment hookmux
+//! was given stays the only source of variables (`etcetera` reads the process's `USERPROFILE`
+//! and `APPDATA` first, which would mix two environments).
 
 #[cfg(unix)]
 use crate::unix::dirs as imp;
@@ -38,6 +41,23 @@ use std::path::PathBuf;
 pub trait Vars {
     /// The variable `name` as a path, when it is set and not empty.
     fn path(&self, name: &str) -> Option<PathBuf>;
+}
+
+/// One of the user's folders, for [`variable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Folder {
+    Home,
+    Config,
+    State,
+    Data,
+    Temp,
+}
+
+/// The variable that places `folder`: set to an absolute path, it makes the folder that path
+/// (on Unix `HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_DATA_HOME`, `TMPDIR`). For messages
+/// that say what to set, and for tests that give hookmux folders of their own.
+pub fn variable(folder: Folder) -> &'static str {
+    imp::variable(folder)
 }
 
 /// The user's home folder, where the hosts keep theirs (`~/.claude`, `~/.codex`, …); `None`
@@ -128,6 +148,18 @@ mod tests {
         fn path(&self, name: &str) -> Option<PathBuf> {
             Some(PathBuf::from(self.0).join(name))
         }
+    }
+
+    #[test]
+    fn each_folder_is_where_its_variable_says() {
+        let root = if cfg!(windows) { r"C:\elsewhere" } else { "/elsewhere" };
+        let set = |folder| Given([(variable(folder), root)].into_iter().collect());
+        let expected = Some(PathBuf::from(root));
+        assert_eq!(home(&set(Folder::Home)), expected);
+        assert_eq!(config(&set(Folder::Config)), expected);
+        assert_eq!(state(&set(Folder::State)), expected);
+        assert_eq!(data(&set(Folder::Data)), expected);
+        assert_eq!(temp(&set(Folder::Temp)), PathBuf::from(root));
     }
 
     #[cfg(unix)]

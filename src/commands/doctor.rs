@@ -12,6 +12,7 @@ use crate::engine::config::shell_words::{self, words};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::{self, Decision, HostTrust, TrustList};
 use crate::host::config_file;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::{Env, Event};
 use serde::Serialize;
 use serde_json::Value;
@@ -690,9 +691,13 @@ fn memory(env: &Env, cwd: &Path) -> Vec<Check> {
             Check::new(
                 "memory",
                 Status::Warn,
-                "no place for the memory store: none of LORE_DB, XDG_DATA_HOME, HOME is set",
+                format!(
+                    "no place for the memory store: none of LORE_DB, {}, {} is set",
+                    variable(Folder::Data),
+                    variable(Folder::Home)
+                ),
             )
-            .fix("set HOME (or LORE_DB)"),
+            .fix(format!("set {} (or LORE_DB)", variable(Folder::Home))),
         );
         return checks;
     };

@@ -5,6 +5,7 @@
 use super::render::*;
 use crate::engine::trace::{Record, Store};
 use anstyle::Style;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::Env;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -34,7 +35,11 @@ struct Entry {
 /// dispatch wrote.
 fn store(env: &Env) -> anyhow::Result<Store> {
     let store = Store::locate(env).ok_or_else(|| {
-        anyhow::anyhow!("no state folder: set HOME, XDG_STATE_HOME or HOOKMUX_TRACE_DIR to where the trace is")
+        anyhow::anyhow!(
+            "no state folder: set {}, {} or HOOKMUX_TRACE_DIR to where the trace is",
+            variable(Folder::Home),
+            variable(Folder::State)
+        )
     })?;
     if std::fs::symlink_metadata(&store.dir).is_ok() {
         hookmux_handlers::safe_fs::check_private_dir(&store.dir)?;

@@ -342,7 +342,7 @@ mod tests {
 
     fn env(tmp: &Path) -> Env {
         let mut env = Env::empty();
-        env.set("TMPDIR", tmp);
+        env.set(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Temp), tmp);
         env
     }
 

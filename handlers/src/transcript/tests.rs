@@ -1,4 +1,5 @@
 use super::*;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::testing::{TestRun, DEFAULT_NOW, TEST_SESSION_ID};
 use hookmux_sdk::{Env, Event};
 use serde_json::{json, Value};
@@ -20,7 +21,7 @@ fn lines(path: &std::path::Path) -> Vec<Value> {
 fn the_handler_records_a_prompt_in_claude_codes_shape() {
     let state = tempfile::tempdir().unwrap();
     let outcome = TestRun::new(&Transcript)
-        .env("XDG_STATE_HOME", state.path().to_str().unwrap())
+        .env(variable(Folder::State), state.path().to_str().unwrap())
         .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "fix the build"}))
         .run();
     assert!(outcome.answer.unwrap().is_empty(), "the transcript says nothing to the host");
@@ -42,7 +43,7 @@ fn tool_uses_and_results_pair_by_id() {
         json!({"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "t2", "error": "Exit code 3"}),
         json!({"hook_event_name": "Stop", "last_assistant_message": "done"}),
     ] {
-        TestRun::new(&Transcript).env("XDG_STATE_HOME", state.path().to_str().unwrap()).event(event).answer();
+        TestRun::new(&Transcript).env(variable(Folder::State), state.path().to_str().unwrap()).event(event).answer();
     }
     let recorded = lines(&state.path().join("hookmux/transcripts").join(format!("{TEST_SESSION_ID}.jsonl")));
     let content = |i: usize| recorded[i]["message"]["content"][0].clone();
@@ -58,7 +59,7 @@ fn tool_uses_and_results_pair_by_id() {
 fn a_dry_run_writes_nothing() {
     let state = tempfile::tempdir().unwrap();
     TestRun::new(&Transcript)
-        .env("XDG_STATE_HOME", state.path().to_str().unwrap())
+        .env(variable(Folder::State), state.path().to_str().unwrap())
         .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}))
         .dry()
         .answer();
@@ -72,12 +73,13 @@ fn events_without_a_session_or_an_entry_are_ignored() {
         json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi", "session_id": ""}),
         json!({"hook_event_name": "SessionStart", "source": "startup"}),
     ] {
-        TestRun::new(&Transcript).env("XDG_STATE_HOME", state.path().to_str().unwrap()).event(event).answer();
+        TestRun::new(&Transcript).env(variable(Folder::State), state.path().to_str().unwrap()).event(event).answer();
     }
     assert!(!state.path().join("hookmux").exists());
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "XDG_STATE_HOME and HOME place the user's folders on Unix")]
 fn state_dir_prefers_an_absolute_xdg_state_home() {
     let env: Env = [("XDG_STATE_HOME", "/s"), ("HOME", "/h")].into_iter().collect();
     assert_eq!(state_dir(&env), Some("/s/hookmux".into()));

@@ -348,6 +348,7 @@ fn real_path(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookmux_platform::dirs::{variable, Folder};
     use serde_json::json;
 
     fn event(cwd: &str) -> Event {
@@ -356,10 +357,13 @@ mod tests {
 
     #[test]
     fn claude_code_order_with_project_dir_winning_over_cwd() {
-        let env: Env =
-            [("HOME", "/home/u"), ("CLAUDE_PROJECT_DIR", "/work/p"), ("HOOKMUX_MANAGED_DIR", "/nonexistent/m")]
-                .into_iter()
-                .collect();
+        let env: Env = [
+            (variable(Folder::Home), "/home/u"),
+            ("CLAUDE_PROJECT_DIR", "/work/p"),
+            ("HOOKMUX_MANAGED_DIR", "/nonexistent/m"),
+        ]
+        .into_iter()
+        .collect();
         let files = Discovery::new(&env, &event("/work/p/sub"), vec![]).files();
         let expect = [
             (Scope::User, "/home/u/.claude/settings.json"),
@@ -372,7 +376,7 @@ mod tests {
 
     #[test]
     fn config_dir_replaces_home_and_cwd_is_the_fallback_root() {
-        let env: Env = [("HOME", "/home/u"), ("CLAUDE_CONFIG_DIR", "/cfg")].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u"), ("CLAUDE_CONFIG_DIR", "/cfg")].into_iter().collect();
         let files = Discovery::new(&env, &event("/w"), vec![]).files();
         assert_eq!(files[0], (Scope::User, PathBuf::from("/cfg/settings.json")));
         assert_eq!(files[1], (Scope::Project, PathBuf::from("/w/.claude/settings.json")));
@@ -404,7 +408,9 @@ mod tests {
         // Another Unix reads Linux's folder.
         assert_eq!(managed_dir_for("freebsd"), "/etc/claude-code");
         // Discovery reads the file and then the drop-ins of the folder it is given.
-        let env: Env = [("HOME", "/home/u"), ("HOOKMUX_MANAGED_DIR", managed_dir_for("macos"))].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u"), ("HOOKMUX_MANAGED_DIR", managed_dir_for("macos"))]
+            .into_iter()
+            .collect();
         let files = Discovery::new(&env, &event("/w"), vec![]).files();
         assert_eq!(
             files.last(),
@@ -414,7 +420,7 @@ mod tests {
 
     #[test]
     fn explicit_settings_replace_everything() {
-        let env: Env = [("HOME", "/home/u")].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u")].into_iter().collect();
         let files = Discovery::new(&env, &event("/w"), vec!["b.json".into(), "a.json".into()]).files();
         assert_eq!(files, [(Scope::Flag, PathBuf::from("b.json")), (Scope::Flag, PathBuf::from("a.json"))]);
     }

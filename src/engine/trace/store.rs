@@ -322,6 +322,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(not(unix), ignore = "HOME and XDG_STATE_HOME place the user's folders on Unix")]
     fn the_folder_is_found_from_the_environment() {
         let env: Env = [("HOME", "/h")].into_iter().collect();
         assert_eq!(Store::locate(&env).unwrap().dir, PathBuf::from("/h/.local/state/hookmux/trace"));

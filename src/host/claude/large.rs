@@ -276,7 +276,9 @@ mod tests {
     }
 
     fn without_transcript(tmp: &Path) -> (Env, Store) {
-        let env: Env = [("TMPDIR", tmp.as_os_str())].into_iter().collect();
+        let env: Env = [(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Temp), tmp.as_os_str())]
+            .into_iter()
+            .collect();
         let event = Event::parse(r#"{"hook_event_name": "UserPromptSubmit", "session_id": "s"}"#);
         let store = Store::for_event(&event, &env);
         (env, store)
