@@ -18,10 +18,12 @@
 //! component. A folder swapped for a link between the check and the write is not covered; state
 //! folders are private to the user so that no one else can do that there.
 
+use hookmux_platform::dirs::{variable, Folder};
+use hookmux_platform::errno::Errno;
+use hookmux_platform::fs::{self as platform_fs, Access, NotPrivate};
 use std::fmt;
-use std::fs::{self, File, OpenOptions, Permissions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// A refused write: `link` (a component of `path`) is a symbolic link.
@@ -70,7 +72,7 @@ pub fn check_no_links(root: &Path, path: &Path) -> io::Result<()> {
     for part in rest.components() {
         at.push(part);
         match fs::symlink_metadata(&at) {
-            Ok(meta) if meta.file_type().is_symlink() => return Err(refused(&path, &at)),
+            Ok(meta) if platform_fs::is_link(&meta) => return Err(refused(&path, &at)),
             Ok(_) => {}
             // Missing, or not searchable: the write itself will report it.
             Err(_) => return Ok(()),
@@ -97,12 +99,13 @@ pub fn replace(root: &Path, path: &Path, bytes: &[u8]) -> Result<(), (Step, io::
     check_no_links(root, path).map_err(|err| (Step::Check, err))?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .permissions(Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(|err| (Step::Write, os_error(err)))?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    if let Some(usual) = platform_fs::permissions(Access::Usual) {
+        builder.permissions(usual);
+    }
+    let mut temp = builder.tempfile_in(dir).map_err(|err| (Step::Write, os_error(err)))?;
     temp.write_all(bytes).map_err(|err| (Step::Write, err))?;
     temp.persist(path).map_err(|err| (Step::Rename, err.error))?;
     Ok(())
@@ -116,10 +119,13 @@ pub fn open_append(root: &Path, path: &Path) -> io::Result<File> {
 }
 
 /// Opens `path` with `options` and `O_NOFOLLOW`: a symbolic link at `path` is a [`LinkRefused`].
-pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    options.custom_flags(libc::O_NOFOLLOW).open(path).map_err(|err| match err.raw_os_error() {
-        Some(libc::ELOOP) => refused(path, path),
-        _ => err,
+pub fn open_no_follow(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    platform_fs::open_no_follow(options, path).map_err(|err| {
+        if platform_fs::is_link_refusal(&err) {
+            refused(path, path)
+        } else {
+            err
+        }
     })
 }
 
@@ -133,7 +139,7 @@ pub fn create_dirs(root: &Path, dir: &Path) -> io::Result<()> {
 /// it must be a real folder, not a symbolic link, owned by this user and not writable by group
 /// or others. Otherwise an error that names the folder and what to do.
 pub fn private_dir(dir: &Path) -> io::Result<()> {
-    match fs::DirBuilder::new().recursive(true).mode(0o700).create(dir) {
+    match platform_fs::create_private_dirs(dir) {
         Ok(()) => {}
         Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
         Err(err) => return Err(io::Error::new(err.kind(), format!("cannot create {}: {err}", dir.display()))),
@@ -143,25 +149,20 @@ pub fn private_dir(dir: &Path) -> io::Result<()> {
 
 /// [`private_dir`]'s checks alone, for a folder that exists.
 pub fn check_private_dir(dir: &Path) -> io::Result<()> {
-    let meta =
-        fs::symlink_metadata(dir).map_err(|err| io::Error::new(err.kind(), format!("{}: {err}", dir.display())))?;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    let remove = "remove it (hookmux creates it again, private to you), or point the variable that places it \
-                  (TMPDIR, XDG_STATE_HOME, LORE_HOOK_STATE_DIR) at a folder of your own";
-    let (problem, remedy) = if meta.file_type().is_symlink() {
-        ("it is a symbolic link".to_string(), remove.to_string())
-    } else if !meta.is_dir() {
-        ("it is not a folder".to_string(), remove.to_string())
-    } else if meta.uid() != me {
-        (format!("it belongs to user id {}, not to you ({me})", meta.uid()), remove.to_string())
-    } else if meta.mode() & 0o022 != 0 {
-        (
-            format!("others can write into it (mode {:o})", meta.mode() & 0o7777),
-            format!("run `chmod go-w {}` if no one else has used it, else {remove}", dir.display()),
-        )
-    } else {
-        return Ok(());
+    let problem = platform_fs::why_not_private_dir(dir)
+        .map_err(|err| io::Error::new(err.kind(), format!("{}: {err}", dir.display())))?;
+    let Some(problem) = problem else { return Ok(()) };
+    let remove = format!(
+        "remove it (hookmux creates it again, private to you), or point the variable that places it \
+         ({}, {}, LORE_HOOK_STATE_DIR) at a folder of your own",
+        variable(Folder::Temp),
+        variable(Folder::State)
+    );
+    let remedy = match &problem {
+        NotPrivate::OpenToOthers { fix: Some(fix), .. } => {
+            format!("run `{fix}` if no one else has used it, else {remove}")
+        }
+        _ => remove,
     };
     Err(io::Error::new(
         io::ErrorKind::PermissionDenied,
@@ -176,21 +177,21 @@ fn os_error(err: io::Error) -> io::Error {
     if err.raw_os_error().is_some() {
         return err;
     }
-    let raw = match err.kind() {
-        io::ErrorKind::NotFound => libc::ENOENT,
-        io::ErrorKind::PermissionDenied => libc::EACCES,
-        io::ErrorKind::ReadOnlyFilesystem => libc::EROFS,
-        io::ErrorKind::StorageFull => libc::ENOSPC,
-        io::ErrorKind::NotADirectory => libc::ENOTDIR,
+    let errno = match err.kind() {
+        io::ErrorKind::NotFound => Errno::NoEntry,
+        io::ErrorKind::PermissionDenied => Errno::Access,
+        io::ErrorKind::ReadOnlyFilesystem => Errno::ReadOnly,
+        io::ErrorKind::StorageFull => Errno::NoSpace,
+        io::ErrorKind::NotADirectory => Errno::NotADirectory,
         _ => return err,
     };
-    io::Error::from_raw_os_error(raw)
+    errno.error()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::symlink;
+    use hookmux_platform::fs::{symlink_dir, symlink_file};
 
     /// A project folder and, beside it, a victim file the links point at.
     fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -207,13 +208,13 @@ mod tests {
         let (dir, project, _victim) = setup();
         let outside = dir.path().join("outside");
         fs::create_dir(&outside).unwrap();
-        symlink(&outside, project.join("sub")).unwrap();
+        symlink_dir(&outside, &project.join("sub")).unwrap();
         let err = check_no_links(&project, &project.join("sub/deeper/file")).unwrap_err();
         assert!(is_link_refused(&err), "{err}");
         assert!(err.to_string().contains(&format!("{} is a symbolic link", project.join("sub").display())), "{err}");
         // The root itself may be a link; missing components end the walk.
         let linked_root = dir.path().join("linked-root");
-        symlink(&project, &linked_root).unwrap();
+        symlink_dir(&project, &linked_root).unwrap();
         check_no_links(&linked_root, &linked_root.join("a/b/c")).unwrap();
     }
 
@@ -221,14 +222,14 @@ mod tests {
     fn replace_does_not_write_through_a_link() {
         let (_dir, project, victim) = setup();
         let file = project.join("PLAN.md");
-        symlink(&victim, &file).unwrap();
+        symlink_file(&victim, &file).unwrap();
         let (step, err) = replace(&project, &file, b"new").unwrap_err();
         assert_eq!(step, Step::Check);
         assert!(is_link_refused(&err), "{err}");
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
         // A planted `<file>.tmp` (the name brewcode uses) is not written either.
         fs::remove_file(&file).unwrap();
-        symlink(&victim, project.join("PLAN.md.tmp")).unwrap();
+        symlink_file(&victim, &project.join("PLAN.md.tmp")).unwrap();
         replace(&project, &file, b"new").unwrap();
         assert_eq!(fs::read_to_string(&file).unwrap(), "new");
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
@@ -240,7 +241,7 @@ mod tests {
     fn a_failed_replace_names_the_system_error() {
         let (_dir, project, _victim) = setup();
         let (step, err) = replace(&project, &project.join("missing/PLAN.md"), b"x").unwrap_err();
-        assert_eq!((step, err.raw_os_error()), (Step::Write, Some(libc::ENOENT)));
+        assert_eq!((step, Errno::of(&err)), (Step::Write, Some(Errno::NoEntry)));
         fs::create_dir(project.join("folder")).unwrap();
         fs::write(project.join("folder/inside"), "").unwrap();
         let (step, err) = replace(&project, &project.join("folder"), b"x").unwrap_err();
@@ -252,32 +253,48 @@ mod tests {
     fn append_refuses_a_link_at_the_file() {
         let (_dir, project, victim) = setup();
         let file = project.join("log");
-        symlink(&victim, &file).unwrap();
+        symlink_file(&victim, &file).unwrap();
         let err = open_append(&project, &file).unwrap_err();
         assert!(is_link_refused(&err), "{err}");
         assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n");
     }
 
     #[test]
-    fn a_private_dir_is_made_0700_and_checked() {
+    fn a_private_dir_is_made_and_checked() {
         let (dir, _project, victim) = setup();
         let state = dir.path().join("a/state");
         private_dir(&state).unwrap();
-        assert_eq!(fs::metadata(&state).unwrap().mode() & 0o777, 0o700);
         private_dir(&state).unwrap();
 
         let linked = dir.path().join("linked");
-        symlink(dir.path().join("a"), &linked).unwrap();
+        symlink_dir(&dir.path().join("a"), &linked).unwrap();
         let err = private_dir(&linked).unwrap_err().to_string();
         assert!(err.contains("is a symbolic link") && err.contains(&linked.display().to_string()), "{err}");
 
-        let open = dir.path().join("open");
-        fs::create_dir(&open).unwrap();
-        fs::set_permissions(&open, Permissions::from_mode(0o777)).unwrap();
-        let err = private_dir(&open).unwrap_err().to_string();
-        assert!(err.contains("others can write into it (mode 777)"), "{err}");
-
         let err = private_dir(&victim).unwrap_err().to_string();
         assert!(err.contains("not a folder"), "{err}");
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::fs::Permissions;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+        #[test]
+        fn a_private_dir_is_made_0700_and_one_open_to_others_is_refused_with_the_fix() {
+            let (dir, _project, _victim) = setup();
+            let state = dir.path().join("a/state");
+            private_dir(&state).unwrap();
+            assert_eq!(fs::metadata(&state).unwrap().mode() & 0o777, 0o700);
+
+            let open = dir.path().join("open");
+            fs::create_dir(&open).unwrap();
+            fs::set_permissions(&open, Permissions::from_mode(0o777)).unwrap();
+            let err = private_dir(&open).unwrap_err().to_string();
+            assert!(err.contains("others can write into it (mode 777)"), "{err}");
+            assert!(err.contains(&format!("run `chmod go-w {}` if no one else has used it", open.display())), "{err}");
+        }
     }
 }

@@ -17,6 +17,11 @@
 //! differ, the portable face says what it promises, and each OS module keeps that promise its
 //! own way (and says how in its module doc).
 
+pub mod dirs;
+pub mod errno;
+pub mod fs;
+pub mod lock;
+
 #[cfg(unix)]
 mod unix;
 

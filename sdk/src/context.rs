@@ -40,6 +40,13 @@ pub struct Env {
     vars: BTreeMap<OsString, OsString>,
 }
 
+/// The user's folders (`hookmux_platform::dirs`) come from the `Env` they are handed.
+impl hookmux_platform::dirs::Vars for Env {
+    fn path(&self, name: &str) -> Option<PathBuf> {
+        Env::path(self, name)
+    }
+}
+
 impl Env {
     /// The current process environment.
     pub fn from_process() -> Env {

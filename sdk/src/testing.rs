@@ -19,10 +19,11 @@
 //! ```
 //!
 //! The project is a fresh folder that becomes the event's `cwd` and `$CLAUDE_PROJECT_DIR`;
-//! `$HOME` and `$TMPDIR` are fresh folders beside it, and no other variable is set unless the
-//! test sets it. The clock reads 2026-01-01T00:00:00Z unless the test sets another instant.
+//! the home and temporary folders (`$HOME` and `$TMPDIR` on Unix) are fresh folders beside it,
+//! and no other variable is set unless the test sets it. The clock reads 2026-01-01T00:00:00Z unless the test sets another instant.
 
 use crate::{Answer, Args, Context, Env, Event, FixedClock, Handler};
+use hookmux_platform::dirs::{variable, Folder};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -210,8 +211,8 @@ impl TestRun {
         let event = Event::from_fields(fields);
 
         let mut env: Env = [
-            ("HOME", home.as_os_str().to_owned()),
-            ("TMPDIR", tmp.as_os_str().to_owned()),
+            (variable(Folder::Home), home.as_os_str().to_owned()),
+            (variable(Folder::Temp), tmp.as_os_str().to_owned()),
             ("CLAUDE_PROJECT_DIR", project.as_os_str().to_owned()),
             ("USER", "tester".into()),
         ]

@@ -12,6 +12,7 @@ use crate::engine::config::shell_words::{self, words};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::{self, Decision, HostTrust, TrustList};
 use crate::host::config_file;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::{Env, Event};
 use serde::Serialize;
 use serde_json::Value;
@@ -479,14 +480,16 @@ fn npm_binaries(launcher: &Path) -> Vec<PathBuf> {
 }
 
 fn home_or(env: &Env, var: &str) -> Option<PathBuf> {
-    env.path(var).filter(|p| p.is_absolute()).or_else(|| env.path("HOME"))
+    env.path(var).filter(|p| p.is_absolute()).or_else(|| hookmux_platform::dirs::home(env))
 }
 
 /// Codex: `$CODEX_HOME/hooks.json` (else `~/.codex/hooks.json`) and the project's
 /// `.codex/hooks.json`.
 fn codex(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
-    let user =
-        env.path("CODEX_HOME").filter(|p| p.is_absolute()).or_else(|| env.path("HOME").map(|h| h.join(".codex")));
+    let user = env
+        .path("CODEX_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| hookmux_platform::dirs::home(env).map(|h| h.join(".codex")));
     let files: Vec<PathBuf> =
         user.map(|dir| dir.join("hooks.json")).into_iter().chain([project.join(".codex/hooks.json")]).collect();
     wired_host("codex", "codex", "Codex", &files, true, programs)
@@ -530,11 +533,7 @@ fn wired_host(
 /// `~/.config/opencode/plugins/`, or `hookmux` among `opencode.json`'s plugins; then the
 /// `hookmux` it starts (`$HOOKMUX_BIN`, else the one on PATH) and Node.
 fn opencode(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
-    let config = env
-        .path("XDG_CONFIG_HOME")
-        .filter(|p| p.is_absolute())
-        .or_else(|| env.path("HOME").map(|h| h.join(".config")))
-        .map(|dir| dir.join("opencode"));
+    let config = hookmux_platform::dirs::config(env).map(|dir| dir.join("opencode"));
     let mut dirs = vec![project.join(".opencode")];
     dirs.extend(config);
     let mut places = Vec::new();
@@ -692,9 +691,13 @@ fn memory(env: &Env, cwd: &Path) -> Vec<Check> {
             Check::new(
                 "memory",
                 Status::Warn,
-                "no place for the memory store: none of LORE_DB, XDG_DATA_HOME, HOME is set",
+                format!(
+                    "no place for the memory store: none of LORE_DB, {}, {} is set",
+                    variable(Folder::Data),
+                    variable(Folder::Home)
+                ),
             )
-            .fix("set HOME (or LORE_DB)"),
+            .fix(format!("set {} (or LORE_DB)", variable(Folder::Home))),
         );
         return checks;
     };

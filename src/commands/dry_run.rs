@@ -30,7 +30,7 @@ pub struct Executed {
 pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let env = Env::from_process();
     let cwd = super::process_cwd();
-    let paths = Paths::new(env.path("HOME"));
+    let paths = Paths::new(hookmux_platform::dirs::home(&env));
     let mut out = anstream::stdout();
     let mut reports = Vec::new();
     let mut failed = false;
@@ -45,8 +45,11 @@ pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBu
         };
         let sources = Sources::load(&Discovery::new(&env, &fixture.event, settings.clone()).with_plugins(true));
         let project_root = dispatch::project_root_for(&env, &fixture.event, &cwd);
-        let plan_options =
-            PlanOptions { project_root: project_root.clone(), home: env.path("HOME"), session_end_budget: None };
+        let plan_options = PlanOptions {
+            project_root: project_root.clone(),
+            home: hookmux_platform::dirs::home(&env),
+            session_end_budget: None,
+        };
         let setup = Setup::new(sources, project_root, plan_options, &env, fixture.event.session_id());
         let plan = plan::plan(&fixture.event, &setup.sources, &setup.plan_options);
         let world = World::new(env.clone(), cwd.clone());

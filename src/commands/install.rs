@@ -11,7 +11,7 @@ fn install_layout(scope: Scope) -> anyhow::Result<Layout> {
     let env = Env::from_process();
     let config_dir = env
         .path("CLAUDE_CONFIG_DIR")
-        .or_else(|| env.path("HOME").map(|home| home.join(".claude")))
+        .or_else(|| hookmux_platform::dirs::home(&env).map(|home| home.join(".claude")))
         .ok_or_else(|| anyhow::anyhow!("neither CLAUDE_CONFIG_DIR nor HOME is set: cannot find the user settings"))?;
     let project = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(super::process_cwd);
     let mut layout = Layout::new(scope, &config_dir, &project);

@@ -18,7 +18,7 @@ pub fn run(settings: Vec<PathBuf>, as_json: bool) -> anyhow::Result<ExitCode> {
     if as_json {
         writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&json(&sources, &listing))?)?;
     } else {
-        text(&mut anstream::stdout(), &sources, &listing, &Paths::new(env.path("HOME")))?;
+        text(&mut anstream::stdout(), &sources, &listing, &Paths::new(hookmux_platform::dirs::home(&env)))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@
 use super::render::*;
 use crate::engine::trace::{Record, Store};
 use anstyle::Style;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::Env;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -34,7 +35,11 @@ struct Entry {
 /// dispatch wrote.
 fn store(env: &Env) -> anyhow::Result<Store> {
     let store = Store::locate(env).ok_or_else(|| {
-        anyhow::anyhow!("no state folder: set HOME, XDG_STATE_HOME or HOOKMUX_TRACE_DIR to where the trace is")
+        anyhow::anyhow!(
+            "no state folder: set {}, {} or HOOKMUX_TRACE_DIR to where the trace is",
+            variable(Folder::Home),
+            variable(Folder::State)
+        )
     })?;
     if std::fs::symlink_metadata(&store.dir).is_ok() {
         hookmux_handlers::safe_fs::check_private_dir(&store.dir)?;
@@ -146,7 +151,7 @@ pub fn timeline(filter: &Filter, follow: bool, as_json: bool) -> anyhow::Result<
             writeln!(out, "{}", entry.line)?;
         }
     } else if chosen.is_empty() && !follow {
-        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(env.path("HOME"))))?;
+        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(hookmux_platform::dirs::home(&env))))?;
     } else {
         write_timeline(&mut out, &chosen.iter().map(|e| &e.record).collect::<Vec<_>>(), filter)?;
     }
@@ -314,7 +319,7 @@ pub fn why(tool_use_id: Option<&str>, last: bool, as_json: bool) -> anyhow::Resu
     let env = Env::from_process();
     let store = store(&env)?;
     let entries = entries(&store);
-    let paths = Paths::new(env.path("HOME"));
+    let paths = Paths::new(hookmux_platform::dirs::home(&env));
     let chosen: Vec<&Entry> = match tool_use_id {
         Some(id) => entries
             .iter()
@@ -533,7 +538,7 @@ pub fn stats(filter: &Filter, as_json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if table.is_empty() {
-        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(env.path("HOME"))))?;
+        writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(hookmux_platform::dirs::home(&env))))?;
         return Ok(ExitCode::SUCCESS);
     }
     write_stats(&mut out, &table, records.len())?;

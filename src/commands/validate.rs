@@ -44,7 +44,7 @@ pub enum Format {
 pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::Result<ExitCode> {
     let env = Env::from_process();
     let (sources, root) = super::inspected_sources(&env, settings);
-    let home = env.path("HOME");
+    let home = hookmux_platform::dirs::home(&env);
     let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
     let mut report = validate::report(&sources, &cx);
     if no_ignore {

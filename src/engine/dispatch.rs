@@ -119,7 +119,7 @@ impl Setup {
         let project_root = project_root_for(&world.env, event, &world.cwd);
         let plan_options = PlanOptions {
             project_root: project_root.clone(),
-            home: world.env.path("HOME"),
+            home: hookmux_platform::dirs::home(&world.env),
             session_end_budget: world
                 .env
                 .get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS")

@@ -210,7 +210,7 @@ impl Teller {
 const NOTICE_MARKER_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// The notices one session was told: one file per session, `<session>.told` under
-/// `$TMPDIR/hookmux-notices-<uid>/`, with a line per notice (a hash of its text). It is read
+/// `$TMPDIR/hookmux-notices-<uid>/` (`hookmux_platform::dirs::user_temp`), with a line per notice (a hash of its text). It is read
 /// once per dispatch and appended to, a line per write, so that dispatches of one session running
 /// at once lose no line (at worst both tell a new notice). When the file cannot be written, a
 /// notice is told again on the next event rather than never.
@@ -232,10 +232,7 @@ struct Ledger {
 
 impl Ledger {
     fn open(env: &Env, session: &str) -> Ledger {
-        let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-        // SAFETY: getuid has no preconditions.
-        let uid = unsafe { libc::getuid() };
-        let dir = tmp.join(format!("hookmux-notices-{uid}"));
+        let dir = notices_dir(env);
         let file = dir.join(format!("{}.told", file_stem(session)));
         let refused = match std::fs::symlink_metadata(&dir) {
             Ok(_) => safe_fs::check_private_dir(&dir).err().map(|err| err.to_string()),
@@ -284,6 +281,11 @@ impl Ledger {
         self.scanned.set(self.scanned.get() + prune_markers(&self.dir, &self.file));
         Some(file)
     }
+}
+
+/// The folder of the session files: this user's, under the temporary folder.
+fn notices_dir(env: &Env) -> PathBuf {
+    hookmux_platform::dirs::user_temp(env, "hookmux-notices")
 }
 
 /// A session id as a file name: itself when it is short and plain (Claude Code's are UUIDs),
@@ -340,14 +342,12 @@ mod tests {
 
     fn env(tmp: &Path) -> Env {
         let mut env = Env::empty();
-        env.set("TMPDIR", tmp);
+        env.set(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Temp), tmp);
         env
     }
 
     fn folder(tmp: &Path) -> Vec<PathBuf> {
-        // SAFETY: getuid has no preconditions.
-        let uid = unsafe { libc::getuid() };
-        let mut files: Vec<PathBuf> = std::fs::read_dir(tmp.join(format!("hookmux-notices-{uid}")))
+        let mut files: Vec<PathBuf> = std::fs::read_dir(notices_dir(&env(tmp)))
             .map(|entries| entries.flatten().map(|e| e.path()).collect())
             .unwrap_or_default();
         files.sort();
@@ -402,13 +402,11 @@ mod tests {
     fn a_notices_folder_that_is_a_link_is_not_used() {
         let tmp = tempfile::tempdir().unwrap();
         let env = env(tmp.path());
-        // SAFETY: getuid has no preconditions.
-        let uid = unsafe { libc::getuid() };
         let elsewhere = tmp.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
         let old = elsewhere.join("old-work.txt");
         File::create(&old).unwrap().set_modified(std::time::SystemTime::now() - 2 * NOTICE_MARKER_AGE).unwrap();
-        std::os::unix::fs::symlink(&elsewhere, tmp.path().join(format!("hookmux-notices-{uid}"))).unwrap();
+        hookmux_platform::fs::symlink_dir(&elsewhere, &notices_dir(&env)).unwrap();
         let notices = problems(2);
         for _ in 0..2 {
             let teller = Teller::new(&env, Some("s"), false);
@@ -419,32 +417,6 @@ mod tests {
             let refused = teller.ledger_refused().unwrap();
             assert!(refused.contains("notices are told on every event") && refused.contains("it is a symbolic link"));
         }
-    }
-
-    #[test]
-    fn a_notices_folder_open_to_others_is_not_read() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let env = env(tmp.path());
-        let notices = problems(1);
-        // Another user made the folder first and says every notice was told already.
-        let dir = Teller::new(&env, Some("s"), false).ledger.unwrap().dir;
-        std::fs::create_dir(&dir).unwrap();
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
-        std::fs::write(dir.join("s.told"), format!("{:016x}\n", fnv1a(notices[0].to_string().as_bytes()))).unwrap();
-        let teller = Teller::new(&env, Some("s"), false);
-        assert!(teller.tell(&notices[0]).is_some());
-        assert!(teller.ledger_refused().unwrap().contains("others can write into it"));
-    }
-
-    #[test]
-    fn a_new_notices_folder_is_private() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let teller = Teller::new(&env(tmp.path()), Some("s"), false);
-        assert!(teller.tell(&problems(1)[0]).is_some());
-        let dir = &teller.ledger.as_ref().unwrap().dir;
-        assert_eq!(std::fs::metadata(dir).unwrap().permissions().mode() & 0o777, 0o700);
     }
 
     #[test]
@@ -479,5 +451,36 @@ mod tests {
             (grouped(999), grouped(1000), grouped(1_234_567)),
             ("999".into(), "1,000".into(), "1,234,567".into())
         );
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        #[test]
+        fn a_notices_folder_open_to_others_is_not_read() {
+            let tmp = tempfile::tempdir().unwrap();
+            let env = env(tmp.path());
+            let notices = problems(1);
+            // Another user made the folder first and says every notice was told already.
+            let dir = Teller::new(&env, Some("s"), false).ledger.unwrap().dir;
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+            std::fs::write(dir.join("s.told"), format!("{:016x}\n", fnv1a(notices[0].to_string().as_bytes()))).unwrap();
+            let teller = Teller::new(&env, Some("s"), false);
+            assert!(teller.tell(&notices[0]).is_some());
+            assert!(teller.ledger_refused().unwrap().contains("others can write into it"));
+        }
+
+        #[test]
+        fn a_new_notices_folder_is_private() {
+            let tmp = tempfile::tempdir().unwrap();
+            let teller = Teller::new(&env(tmp.path()), Some("s"), false);
+            assert!(teller.tell(&problems(1)[0]).is_some());
+            let dir = &teller.ledger.as_ref().unwrap().dir;
+            assert_eq!(std::fs::metadata(dir).unwrap().permissions().mode() & 0o777, 0o700);
+        }
     }
 }

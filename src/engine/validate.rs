@@ -21,7 +21,6 @@ use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
 use crate::engine::select::rule::Rule;
 use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 mod safety;
@@ -660,7 +659,7 @@ fn check_program(
             Diagnostic::error(&file.path, at, format!("`{}` is a folder, not a program", path.display()))
                 .check(Check::ProgramNotExecutable),
         ),
-        Ok(meta) if meta.permissions().mode() & 0o111 == 0 => out.push(
+        Ok(meta) if hookmux_platform::fs::lacks_execute_permission(&meta) => out.push(
             Diagnostic::error(
                 &file.path,
                 at,

@@ -25,8 +25,8 @@ pub fn read_json_object(path: &Path, empty: Value, not_json: &str) -> anyhow::Re
 }
 
 /// Replaces `path` with `text` at once: a new temporary file beside it (random name, created
-/// exclusively), written and synced, given the old file's permissions (or 0644), then renamed
-/// over it. A reader sees the old file or the new one, never half of either.
+/// exclusively), written and synced, given the old file's permissions (or, for a new file, the
+/// user's to write and everyone's to read: `0644` on Unix), then renamed over it. A reader sees the old file or the new one, never half of either.
 pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -38,10 +38,12 @@ pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     temp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
     let permissions = match std::fs::metadata(path) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => hookmux_platform::fs::permissions(hookmux_platform::fs::Access::Shared),
     };
-    temp.as_file().set_permissions(permissions).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     temp.persist(path).map_err(|err| anyhow::anyhow!("cannot replace {}: {}", path.display(), err.error))?;
     Ok(())
 }

@@ -159,14 +159,14 @@ fn compact_and_add_do_not_write_through_links() {
     let file = dir.path().join(TASK).join("KNOWLEDGE.jsonl");
     std::fs::write(&file, "{\"t\":\"❌\",\"txt\":\"a\",\"ts\":\"2026-02-01T12:00:00.000Z\"}\n").unwrap();
     // brewcode's fixed temporary name, planted as a link: compaction writes a random name instead.
-    std::os::unix::fs::symlink(&victim, dir.path().join(TASK).join("KNOWLEDGE.jsonl.tmp")).unwrap();
+    hookmux_platform::fs::symlink_file(&victim, &dir.path().join(TASK).join("KNOWLEDGE.jsonl.tmp")).unwrap();
     let out = run(dir.path(), &["knowledge", "compact", "--force"]);
     assert_eq!(out.code, Some(0), "{out:?}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
 
     // The knowledge file itself a link: refused, with the reason.
     std::fs::remove_file(&file).unwrap();
-    std::os::unix::fs::symlink(&victim, &file).unwrap();
+    hookmux_platform::fs::symlink_file(&victim, &file).unwrap();
     let out = run(dir.path(), &["knowledge", "add", "info", "DB is PostgreSQL 15"]);
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(

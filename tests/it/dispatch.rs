@@ -4,6 +4,8 @@
 use crate::common;
 
 use common::Hookmux;
+use hookmux_platform::dirs;
+use hookmux_sdk::Env;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -449,9 +451,7 @@ fn markers_older_than_a_week_are_cleared_when_a_new_one_is_written() {
     let project = Project::new(json!({"hooks": {"PreToolUse": [
         {"matcher": ["Bash"], "hooks": [command("true")]}
     ]}}));
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
-    let markers = project.path().join(format!("hookmux-notices-{uid}"));
+    let markers = notices_folder(project.path());
     std::fs::create_dir_all(&markers).unwrap();
     let aged = |name: &str, days: u64| {
         let file = std::fs::File::create(markers.join(name)).unwrap();
@@ -855,11 +855,15 @@ fn huge_timeouts_neither_panic_nor_skip_the_hooks() {
     assert_eq!((project.read("spawned.txt"), project.read("also.txt")), ("spawned\n".into(), "also\n".into()));
 }
 
+/// The folder of once-per-session markers when the temporary folder is `tmp`.
+fn notices_folder(tmp: &Path) -> PathBuf {
+    let env: Env = [(dirs::variable(dirs::Folder::Temp), tmp.as_os_str())].into_iter().collect();
+    dirs::user_temp(&env, "hookmux-notices")
+}
+
 /// The files in the folder of once-per-session markers.
 fn notice_markers(tmp: &Path) -> Vec<String> {
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() };
-    match std::fs::read_dir(tmp.join(format!("hookmux-notices-{uid}"))) {
+    match std::fs::read_dir(notices_folder(tmp)) {
         Ok(entries) => entries.map(|e| e.unwrap().file_name().into_string().unwrap()).collect(),
         Err(_) => Vec::new(),
     }

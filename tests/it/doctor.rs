@@ -25,7 +25,8 @@ impl Machine {
         for dir in [&home, &project.join(".claude"), &project.join(".git"), &bin] {
             std::fs::create_dir_all(dir).expect("create a folder");
         }
-        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookmux"), bin.join("hookmux")).expect("link hookmux");
+        hookmux_platform::fs::symlink_file(Path::new(env!("CARGO_BIN_EXE_hookmux")), &bin.join("hookmux"))
+            .expect("link hookmux");
         std::fs::write(project.join(".claude/settings.json"), SETTINGS).expect("write settings");
         Machine { _root: root, home, project, bin }
     }
@@ -213,10 +214,11 @@ fn npm_layout(m: &Machine) -> PathBuf {
         std::fs::create_dir_all(file.parent().expect("a parent")).expect("create a package folder");
     }
     std::fs::write(&launcher, "#!/usr/bin/env node\n// the launcher\n").expect("write the launcher");
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookmux"), &native).expect("link the native binary");
+    hookmux_platform::fs::symlink_file(Path::new(env!("CARGO_BIN_EXE_hookmux")), &native)
+        .expect("link the native binary");
     let bin = modules.join(".bin");
     std::fs::create_dir_all(&bin).expect("create .bin");
-    std::os::unix::fs::symlink(&launcher, bin.join("hookmux")).expect("link the launcher");
+    hookmux_platform::fs::symlink_file(&launcher, &bin.join("hookmux")).expect("link the launcher");
     bin
 }
 

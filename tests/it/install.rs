@@ -189,7 +189,7 @@ fn a_backup_planted_as_a_link_is_replaced_not_written_through() {
     let victim = m.home.join(".bashrc");
     m.write(&victim, "export PATH=/usr/bin\n");
     let backup = m.project.join(".claude/settings.json.hookmux-backup");
-    std::os::unix::fs::symlink(&victim, &backup).unwrap();
+    hookmux_platform::fs::symlink_file(&victim, &backup).unwrap();
 
     let out = m.hookmux(&["install", "claude"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);

@@ -28,6 +28,7 @@ mod installed;
 mod large_output;
 mod layers;
 mod opencode_plugin;
+mod platform_layer;
 mod plugins;
 mod properties;
 mod run_protect_paths;

@@ -140,7 +140,8 @@ fn session_start(h: &Hook) -> Js<Answer> {
 /// `linkLatestPlan(cwd)`: the name of the plan linked, `None` when no plan is fresh, `Err` with
 /// Node's message when a file operation fails.
 fn link_latest_plan(h: &Hook) -> Result<Option<String>, String> {
-    let Some(home) = h.cx().env().get("HOME").filter(|home| !home.is_empty()) else { return Ok(None) };
+    let home = hookmux_platform::dirs::home(h.cx().env());
+    let Some(home) = home.as_deref().and_then(|home| home.to_str()) else { return Ok(None) };
     let plans = path::join(&[home, ".claude", "plans"]);
     if !h.exists(&plans) {
         return Ok(None);
@@ -172,7 +173,7 @@ fn link_latest_plan(h: &Hook) -> Result<Option<String>, String> {
     let link = path::join(&[&project_plans, "LATEST.md"]);
     h.mkdir_all(&project_plans)?;
     let _ = fs::remove_file(h.fs_path(&link));
-    std::os::unix::fs::symlink(&full, h.fs_path(&link))
+    hookmux_platform::fs::symlink_file(Path::new(&full), &h.fs_path(&link))
         .map_err(|err| errno::message(&err, "symlink", Some(&full), Some(&link)))?;
     Ok(Some(name))
 }

@@ -10,12 +10,12 @@
 use super::config::{self, Config, Level};
 use super::js::{self, errno, path, Js, JsError};
 use crate::safe_fs;
+use hookmux_platform::errno::Errno;
 use hookmux_sdk::{Answer, Context};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -184,7 +184,7 @@ impl<'a> Hook<'a> {
     pub fn read_text(&self, p: &str) -> Result<String, String> {
         let bytes = fs::read(self.fs_path(p)).map_err(|err| {
             // Node opens first and reads second; only the open failure names the path.
-            let syscall = if err.raw_os_error() == Some(libc::EISDIR) { "read" } else { "open" };
+            let syscall = if Errno::of(&err) == Some(Errno::IsADirectory) { "read" } else { "open" };
             let shown = (syscall == "open").then_some(p);
             errno::message(&err, syscall, shown, None)
         })?;
@@ -220,12 +220,7 @@ impl<'a> Hook<'a> {
     pub fn create_empty(&self, p: &str) -> Result<fs::File, String> {
         let target = self.fs_path(p);
         safe_fs::check_no_links(&self.root_for(p), &target).map_err(|err| err.to_string())?;
-        fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&target)
+        hookmux_platform::fs::open_no_follow(fs::OpenOptions::new().write(true).create(true).truncate(true), &target)
             .map_err(|err| errno::message(&err, "open", Some(p), None))
     }
 
@@ -252,7 +247,7 @@ impl<'a> Hook<'a> {
             Err(err) if safe_fs::is_link_refused(&err) => Err(err.to_string()),
             // A file in the way: Node reports EEXIST for the path itself.
             Err(_) if target.exists() && !target.is_dir() => {
-                Err(errno::message(&std::io::Error::from_raw_os_error(libc::EEXIST), "mkdir", Some(p), None))
+                Err(errno::message(&Errno::Exists.error(), "mkdir", Some(p), None))
             }
             other => other.map_err(|err| errno::message(&err, "mkdir", Some(p), None)),
         }
@@ -366,7 +361,7 @@ fn in_project(cx: &Context, cwd: &str) -> bool {
     if env.get_os("CLAUDE_PROJECT_DIR").is_some_and(|dir| !dir.is_empty()) {
         return true;
     }
-    let home = env.get_os("HOME").filter(|home| !home.is_empty()).map(PathBuf::from);
+    let home = hookmux_platform::dirs::home(env);
     // A relative cwd resolves as every other brewcode path does: against the hook's folder.
     let start = cx.cwd().join(cwd);
     start.ancestors().any(|folder| {

@@ -2,10 +2,10 @@
 //! the file as it was.
 //!
 //! Every hookmux writer (the `knowledge-compact` hook's compaction and handoff entry, `hookmux
-//! knowledge add` and `hookmux knowledge compact`) first takes an exclusive advisory lock
-//! (`flock`) on a sidecar, `KNOWLEDGE.jsonl.lock` beside the file. Compaction holds it from its
-//! read to the rename of its result, so an entry appended meanwhile is not written to the file
-//! the rename throws away. The lock is on a sidecar, not on the file, because the rename
+//! knowledge add` and `hookmux knowledge compact`) first takes an exclusive lock
+//! (`hookmux_platform::lock`: `flock` on Unix) on a sidecar, `KNOWLEDGE.jsonl.lock` beside the
+//! file. Compaction holds it from its read to the rename of its result, so an entry appended
+//! meanwhile is not written to the file the rename throws away. The lock is on a sidecar, not on the file, because the rename
 //! replaces the file: a lock on it would be left behind on the old one. Writers outside hookmux
 //! (brewcode's own scripts, an editor) do not take the lock and are not serialized.
 //!
@@ -19,10 +19,11 @@
 //! the unfinished line stays, on its own, and is skipped as unreadable, instead of making the
 //! new entry unreadable too.
 
+use hookmux_platform::errno::Errno;
+use hookmux_platform::fs::{self as platform_fs, Access};
+use hookmux_platform::lock;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::safe_fs;
@@ -71,22 +72,18 @@ impl WriterLock {
     pub fn acquire(root: &Path, file: &Path) -> Result<WriterLock, Failure> {
         let path = lock_path(file);
         safe_fs::check_no_links(root, &path).map_err(|err| Failure::new("open", None, err))?;
-        // O_NOFOLLOW: a symlink planted as the sidecar must not make hookmux create or open a
-        // file elsewhere. O_NONBLOCK: opening a FIFO planted there must not hang; it does not
-        // make flock below non-blocking.
+        // No following: a symlink planted as the sidecar must not make hookmux create or open a
+        // file elsewhere. Non-blocking: opening a FIFO planted there must not hang; it does not
+        // make the lock below non-blocking.
         let open = |write: bool| {
-            OpenOptions::new()
-                .read(true)
-                .write(write)
-                .create(write)
-                .mode(0o644)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-                .open(&path)
+            let mut options = OpenOptions::new();
+            platform_fs::create_with(options.read(true).write(write).create(write), Access::Shared);
+            platform_fs::open_no_follow_nonblocking(&options, &path)
         };
         let sidecar = match open(true) {
             // A sidecar someone else created, in a folder or of a mode this user cannot write:
-            // flock needs only a descriptor, and reading gives one.
-            Err(err) if matches!(err.raw_os_error(), Some(libc::EACCES | libc::EROFS | libc::EPERM)) => {
+            // the lock needs only an open file, and reading gives one.
+            Err(err) if matches!(Errno::of(&err), Some(Errno::Access | Errno::ReadOnly | Errno::NotPermitted)) => {
                 open(false).map_err(|_| Failure::new("open", Some(&path), err))?
             }
             other => other.map_err(|err| Failure::new("open", Some(&path), err))?,
@@ -96,16 +93,8 @@ impl WriterLock {
             let err = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
             return Err(Failure::new("open", Some(&path), err));
         }
-        loop {
-            // SAFETY: flock on a descriptor this function owns; it touches no memory.
-            if unsafe { libc::flock(sidecar.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                return Ok(WriterLock { _sidecar: sidecar });
-            }
-            let err = io::Error::last_os_error();
-            if err.kind() != io::ErrorKind::Interrupted {
-                return Err(Failure::new("flock", Some(&path), err));
-            }
-        }
+        lock::exclusive(&sidecar).map_err(|err| Failure::new("flock", Some(&path), err))?;
+        Ok(WriterLock { _sidecar: sidecar })
     }
 }
 
@@ -115,12 +104,7 @@ impl WriterLock {
 pub fn append_line(root: &Path, file: &Path, line: &str) -> Result<(), Failure> {
     let _lock = WriterLock::acquire(root, file)?;
     safe_fs::check_no_links(root, file).map_err(|err| Failure::new("open", None, err))?;
-    let mut out = OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(file)
+    let mut out = platform_fs::open_no_follow(OpenOptions::new().read(true).append(true).create(true), file)
         .map_err(|err| Failure::new("open", Some(file), err))?;
     // Under the lock no other hookmux writer changes the length between here and the write.
     let start = out.metadata().map_err(|err| Failure::new("stat", Some(file), err))?.len();
@@ -141,7 +125,7 @@ pub fn append_line(root: &Path, file: &Path, line: &str) -> Result<(), Failure> 
 
 fn ends_with_newline(file: &File, len: u64) -> io::Result<bool> {
     let mut last = [0u8; 1];
-    file.read_exact_at(&mut last, len - 1)?;
+    platform_fs::read_exact_at(file, &mut last, len - 1)?;
     Ok(last[0] == b'\n')
 }
 
@@ -176,7 +160,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("KNOWLEDGE.jsonl");
         let elsewhere = dir.path().join("elsewhere");
-        std::os::unix::fs::symlink(&elsewhere, lock_path(&file)).unwrap();
+        platform_fs::symlink_file(&elsewhere, &lock_path(&file)).unwrap();
         let failure = append_line(dir.path(), &file, "{}\n").unwrap_err();
         assert!(safe_fs::is_link_refused(&failure.error), "{failure}");
         assert!(!elsewhere.exists() && !file.exists());
@@ -191,7 +175,7 @@ mod tests {
         let task = project.join(".claude/tasks/a_task");
         std::fs::create_dir_all(&task).unwrap();
         let file = task.join("KNOWLEDGE.jsonl");
-        std::os::unix::fs::symlink(&victim, &file).unwrap();
+        platform_fs::symlink_file(&victim, &file).unwrap();
         let failure = append_line(&project, &file, "{}\n").unwrap_err();
         assert!(safe_fs::is_link_refused(&failure.error), "{failure}");
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
@@ -200,7 +184,7 @@ mod tests {
         let outside = dir.path().join("outside");
         std::fs::create_dir(&outside).unwrap();
         std::fs::remove_dir_all(project.join(".claude/tasks")).unwrap();
-        std::os::unix::fs::symlink(&outside, project.join(".claude/tasks")).unwrap();
+        platform_fs::symlink_dir(&outside, &project.join(".claude/tasks")).unwrap();
         let file = project.join(".claude/tasks/KNOWLEDGE.jsonl");
         let failure = append_line(&project, &file, "{}\n").unwrap_err();
         assert!(failure.to_string().contains(".claude/tasks is a symbolic link"), "{failure}");

@@ -23,6 +23,7 @@ mod tests;
 pub use cache::{ToolInputCache, TOOL_INPUT_TTL};
 pub use store::{entry_for, state_dir, Entry, Transcripts, KEEP_FOR, ROTATE_AT};
 
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
 
 pub struct Transcript;
@@ -55,7 +56,11 @@ impl Handler for Transcript {
             return Ok(Answer::none());
         }
         let Some(transcripts) = Transcripts::in_state_dir(cx.env()) else {
-            anyhow::bail!("transcript: neither XDG_STATE_HOME nor HOME is set, so there is nowhere to write");
+            anyhow::bail!(
+                "transcript: neither {} nor {} is set, so there is nowhere to write",
+                variable(Folder::State),
+                variable(Folder::Home)
+            );
         };
         let path = transcripts.append(session, &entry, cx.now())?;
         cx.note(format!("hookmux transcript: recorded in {}", path.display()));

@@ -5,7 +5,6 @@ use hookmux_sdk::{Env, Event, HookEvent};
 use serde_json::{json, Map, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -15,10 +14,10 @@ pub const ROTATE_AT: u64 = 1 << 20;
 /// Sessions whose transcript has not changed for this long are deleted.
 pub const KEEP_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
 
-/// `${XDG_STATE_HOME:-$HOME/.local/state}/hookmux`; `None` when neither variable is usable.
+/// `hookmux/` in the user's state folder (`${XDG_STATE_HOME:-$HOME/.local/state}/hookmux` on
+/// Unix); `None` when the environment places no state folder.
 pub fn state_dir(env: &Env) -> Option<PathBuf> {
-    let xdg = env.path("XDG_STATE_HOME").filter(|p| p.is_absolute());
-    xdg.or_else(|| env.path("HOME").map(|home| home.join(".local").join("state"))).map(|dir| dir.join("hookmux"))
+    hookmux_platform::dirs::state(env).map(|dir| dir.join("hookmux"))
 }
 
 /// One line of a transcript, in Claude Code's transcript shape.
@@ -215,7 +214,7 @@ pub(crate) fn with_path(err: io::Error, path: &Path) -> io::Error {
     io::Error::new(err.kind(), format!("{}: {err}", path.display()))
 }
 
-/// An exclusive `flock` on a file, released when dropped.
+/// An exclusive lock on a file, released when dropped.
 pub(crate) struct Lock {
     file: File,
 }
@@ -224,17 +223,14 @@ impl Lock {
     pub(crate) fn acquire(path: &Path) -> io::Result<Lock> {
         let file = safe_fs::open_no_follow(OpenOptions::new().create(true).truncate(false).write(true), path)
             .map_err(|err| with_path(err, path))?;
-        // SAFETY: flock on a descriptor this struct owns.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-            return Err(with_path(io::Error::last_os_error(), path));
-        }
+        hookmux_platform::lock::exclusive(&file).map_err(|err| with_path(err, path))?;
         Ok(Lock { file })
     }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        // SAFETY: the descriptor is still open; closing it would release the lock as well.
-        unsafe { libc::flock(self.file.as_raw_fd(), libc::LOCK_UN) };
+        // Closing the file would release the lock as well.
+        let _ = hookmux_platform::lock::unlock(&self.file);
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::testing::{TestRun, DEFAULT_NOW, TEST_SESSION_ID};
 use hookmux_sdk::{Env, Event};
 use serde_json::{json, Value};
@@ -20,7 +21,7 @@ fn lines(path: &std::path::Path) -> Vec<Value> {
 fn the_handler_records_a_prompt_in_claude_codes_shape() {
     let state = tempfile::tempdir().unwrap();
     let outcome = TestRun::new(&Transcript)
-        .env("XDG_STATE_HOME", state.path().to_str().unwrap())
+        .env(variable(Folder::State), state.path().to_str().unwrap())
         .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "fix the build"}))
         .run();
     assert!(outcome.answer.unwrap().is_empty(), "the transcript says nothing to the host");
@@ -42,7 +43,7 @@ fn tool_uses_and_results_pair_by_id() {
         json!({"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_use_id": "t2", "error": "Exit code 3"}),
         json!({"hook_event_name": "Stop", "last_assistant_message": "done"}),
     ] {
-        TestRun::new(&Transcript).env("XDG_STATE_HOME", state.path().to_str().unwrap()).event(event).answer();
+        TestRun::new(&Transcript).env(variable(Folder::State), state.path().to_str().unwrap()).event(event).answer();
     }
     let recorded = lines(&state.path().join("hookmux/transcripts").join(format!("{TEST_SESSION_ID}.jsonl")));
     let content = |i: usize| recorded[i]["message"]["content"][0].clone();
@@ -58,7 +59,7 @@ fn tool_uses_and_results_pair_by_id() {
 fn a_dry_run_writes_nothing() {
     let state = tempfile::tempdir().unwrap();
     TestRun::new(&Transcript)
-        .env("XDG_STATE_HOME", state.path().to_str().unwrap())
+        .env(variable(Folder::State), state.path().to_str().unwrap())
         .event(json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}))
         .dry()
         .answer();
@@ -72,12 +73,13 @@ fn events_without_a_session_or_an_entry_are_ignored() {
         json!({"hook_event_name": "UserPromptSubmit", "prompt": "hi", "session_id": ""}),
         json!({"hook_event_name": "SessionStart", "source": "startup"}),
     ] {
-        TestRun::new(&Transcript).env("XDG_STATE_HOME", state.path().to_str().unwrap()).event(event).answer();
+        TestRun::new(&Transcript).env(variable(Folder::State), state.path().to_str().unwrap()).event(event).answer();
     }
     assert!(!state.path().join("hookmux").exists());
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "XDG_STATE_HOME and HOME place the user's folders on Unix")]
 fn state_dir_prefers_an_absolute_xdg_state_home() {
     let env: Env = [("XDG_STATE_HOME", "/s"), ("HOME", "/h")].into_iter().collect();
     assert_eq!(state_dir(&env), Some("/s/hookmux".into()));
@@ -235,7 +237,7 @@ fn a_linked_transcript_is_not_appended_to() {
     let (dir, victim) = with_victim();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     std::fs::create_dir(transcripts.dir()).unwrap();
-    std::os::unix::fs::symlink(&victim, transcripts.path("s")).unwrap();
+    hookmux_platform::fs::symlink_file(&victim, &transcripts.path("s")).unwrap();
     let err = transcripts.append("s", &Entry::Prompt { text: "rm -rf ~".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("is a symbolic link"), "{err}");
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
@@ -247,7 +249,7 @@ fn a_linked_transcript_lock_creates_nothing_elsewhere() {
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     std::fs::create_dir(transcripts.dir()).unwrap();
     let elsewhere = dir.path().join("created-elsewhere");
-    std::os::unix::fs::symlink(&elsewhere, transcripts.dir().join(".lock")).unwrap();
+    hookmux_platform::fs::symlink_file(&elsewhere, &transcripts.dir().join(".lock")).unwrap();
     let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("is a symbolic link"), "{err}");
     assert!(!elsewhere.exists());
@@ -258,20 +260,11 @@ fn a_linked_transcripts_folder_is_refused() {
     let (dir, _victim) = with_victim();
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, dir.path().join("transcripts")).unwrap();
+    hookmux_platform::fs::symlink_dir(&elsewhere, &dir.path().join("transcripts")).unwrap();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
     let err = transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap_err();
     assert!(err.to_string().contains("it is a symbolic link"), "{err}");
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
-}
-
-#[test]
-fn a_new_transcripts_folder_is_private() {
-    use std::os::unix::fs::PermissionsExt;
-    let (dir, _victim) = with_victim();
-    let transcripts = Transcripts::at(dir.path().join("state/transcripts"));
-    transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap();
-    assert_eq!(std::fs::metadata(transcripts.dir()).unwrap().permissions().mode() & 0o777, 0o700);
 }
 
 #[test]
@@ -285,7 +278,7 @@ fn a_linked_session_folder_of_the_cache_is_refused_and_not_expired() {
     std::fs::File::open(&old).unwrap().set_modified(stale).unwrap();
     let cache = ToolInputCache::at(dir.path().join("tool-inputs"));
     std::fs::create_dir(dir.path().join("tool-inputs")).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, dir.path().join("tool-inputs/s")).unwrap();
+    hookmux_platform::fs::symlink_dir(&elsewhere, &dir.path().join("tool-inputs/s")).unwrap();
     let err = cache.put("s", "c", &json!({}), SystemTime::now()).unwrap_err();
     assert!(err.to_string().contains("it is a symbolic link"), "{err}");
     assert!(old.exists(), "a file in the folder the link points at is not expired");
@@ -300,7 +293,22 @@ fn a_linked_cache_entry_is_not_read() {
     let secret = dir.path().join("secret.json");
     std::fs::write(&secret, json!({"stored_at": 1_767_225_600u64, "tool_input": {"token": "x"}}).to_string()).unwrap();
     std::fs::remove_file(dir.path().join("tool-inputs/s/c.json")).unwrap();
-    std::os::unix::fs::symlink(&secret, dir.path().join("tool-inputs/s/c.json")).unwrap();
+    hookmux_platform::fs::symlink_file(&secret, &dir.path().join("tool-inputs/s/c.json")).unwrap();
     assert_eq!(cache.take("s", "c", now()), None);
     assert!(secret.exists());
+}
+
+/// Modes: what Unix keeps access in.
+#[cfg(unix)]
+mod unix {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_new_transcripts_folder_is_0700() {
+        let (dir, _victim) = with_victim();
+        let transcripts = Transcripts::at(dir.path().join("state/transcripts"));
+        transcripts.append("s", &Entry::Prompt { text: "x".into() }, now()).unwrap();
+        assert_eq!(std::fs::metadata(transcripts.dir()).unwrap().permissions().mode() & 0o777, 0o700);
+    }
 }

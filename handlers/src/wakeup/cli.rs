@@ -10,6 +10,7 @@ use super::store::{Fact, ImportDigest, ImportFact, ImportRows, Location, Memory,
 use super::{dates, debt, export, import, rank, render, Workspace};
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::{Args, Subcommand};
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::Env;
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read, Write};
@@ -296,7 +297,9 @@ impl Cli {
     }
 
     fn db(&self, workspace: &Workspace) -> Result<Location> {
-        workspace.db.clone().ok_or_else(|| anyhow!("no store location: set LORE_DB, or HOME or XDG_DATA_HOME"))
+        workspace.db.clone().ok_or_else(|| {
+            anyhow!("no store location: set LORE_DB, or {} or {}", variable(Folder::Home), variable(Folder::Data))
+        })
     }
 
     fn open_for_write(&self, workspace: &Workspace) -> Result<Store> {

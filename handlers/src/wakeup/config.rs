@@ -202,7 +202,7 @@ fn expand_store_path(path: &str, root: &Path) -> PathBuf {
 
 /// Shows `$HOME/...` as `~/...` in messages.
 pub fn display_path(path: &Path, env: &Env) -> String {
-    if let Some(home) = env.path("HOME") {
+    if let Some(home) = hookmux_platform::dirs::home(env) {
         if let Ok(rest) = path.strip_prefix(&home) {
             return format!("~/{}", rest.display());
         }
@@ -210,9 +210,9 @@ pub fn display_path(path: &Path, env: &Env) -> String {
     path.display().to_string()
 }
 
-/// Where the store is: `$LORE_DB`, else `.lore.yaml`'s `store.path`, else
-/// `${XDG_DATA_HOME:-~/.local/share}/hookmux/lore.db`. `None` when none of these can be worked
-/// out (no `$HOME` and no `$XDG_DATA_HOME`).
+/// Where the store is: `$LORE_DB`, else `.lore.yaml`'s `store.path`, else `hookmux/lore.db` in
+/// the user's data folder (`${XDG_DATA_HOME:-~/.local/share}` on Unix). `None` when none of
+/// these can be worked out (no `$HOME` and no `$XDG_DATA_HOME`).
 pub fn store_path(config: &LoreConfig, env: &Env) -> Option<PathBuf> {
     if let Some(path) = env.path("LORE_DB") {
         return Some(path);
@@ -220,10 +220,7 @@ pub fn store_path(config: &LoreConfig, env: &Env) -> Option<PathBuf> {
     if let Some(path) = &config.store_path {
         return expand_home(path, env);
     }
-    let data = env
-        .path("XDG_DATA_HOME")
-        .filter(|dir| dir.is_absolute())
-        .or_else(|| env.path("HOME").map(|home| home.join(".local/share")))?;
+    let data = hookmux_platform::dirs::data(env)?;
     Some(data.join("hookmux").join("lore.db"))
 }
 
@@ -248,7 +245,7 @@ pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
 
 fn expand_home(path: &Path, env: &Env) -> Option<PathBuf> {
     match path.strip_prefix("~") {
-        Ok(rest) => env.path("HOME").map(|home| home.join(rest)),
+        Ok(rest) => hookmux_platform::dirs::home(env).map(|home| home.join(rest)),
         Err(_) => Some(path.to_path_buf()),
     }
 }

@@ -4,15 +4,13 @@
 //! fire once. It means "wake-up was attempted", not "it succeeded": a failed load is not retried
 //! on every turn.
 
+use hookmux_platform::fs::{self as platform_fs, Access};
 use hookmux_sdk::Env;
 use sha2::{Digest, Sha256};
-use std::fs::{OpenOptions, Permissions};
+use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-const DIR_MODE: u32 = 0o700;
-const FILE_MODE: u32 = 0o600;
 /// Longer sanitised names are shortened and made unique with a hash.
 const MAX_SEGMENT: usize = 128;
 
@@ -21,7 +19,7 @@ pub fn state_dir(env: &Env) -> PathBuf {
     if let Some(dir) = env.path("LORE_HOOK_STATE_DIR") {
         return dir;
     }
-    env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp")).join("lore-hook-state")
+    hookmux_platform::dirs::temp(env).join("lore-hook-state")
 }
 
 /// A file-name-safe form of a session id: every character outside `[A-Za-z0-9_.-]` becomes `_`
@@ -70,13 +68,14 @@ pub fn try_mark(state_dir: &Path, session_id: &str, dry: bool) -> std::io::Resul
         return Ok(if path.exists() { Mark::AlreadyMarked } else { Mark::First });
     }
     ensure_private_dir(state_dir)?;
-    let mut file = match OpenOptions::new().write(true).create_new(true).mode(FILE_MODE).open(&path) {
+    let mut options = OpenOptions::new();
+    let mut file = match platform_fs::create_with(options.write(true).create_new(true), Access::Private).open(&path) {
         Ok(file) => file,
         Err(err) if err.kind() == ErrorKind::AlreadyExists => return Ok(Mark::AlreadyMarked),
         Err(err) => return Err(err),
     };
     // The umask may have narrowed or (umask 000 aside) kept the mode; force it.
-    file.set_permissions(Permissions::from_mode(FILE_MODE))?;
+    platform_fs::make_file_private(&file)?;
     file.write_all(b"1")?;
     Ok(Mark::First)
 }
@@ -88,7 +87,7 @@ fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
     let existed = std::fs::symlink_metadata(dir).is_ok();
     crate::safe_fs::private_dir(dir)?;
     if !existed {
-        std::fs::set_permissions(dir, Permissions::from_mode(DIR_MODE))?;
+        platform_fs::make_dir_private(dir)?;
     }
     Ok(())
 }
@@ -96,7 +95,7 @@ fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::{symlink, MetadataExt};
+    use hookmux_platform::fs::{symlink_dir, symlink_file};
 
     #[test]
     fn a_marker_is_made_once_in_a_private_folder() {
@@ -104,8 +103,7 @@ mod tests {
         let dir = tmp.path().join("lore-hook-state");
         assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::First);
         assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::AlreadyMarked);
-        assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, DIR_MODE);
-        assert_eq!(std::fs::metadata(marker_path(&dir, "s")).unwrap().mode() & 0o777, FILE_MODE);
+        assert_eq!(platform_fs::why_not_private_dir(&dir).unwrap(), None);
     }
 
     #[test]
@@ -115,25 +113,48 @@ mod tests {
         std::fs::create_dir(&dir).unwrap();
         let victim = tmp.path().join("victim");
         std::fs::write(&victim, "precious").unwrap();
-        symlink(&victim, marker_path(&dir, "s")).unwrap();
+        symlink_file(&victim, &marker_path(&dir, "s")).unwrap();
         assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::AlreadyMarked);
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
     }
 
     #[test]
-    fn a_state_folder_that_is_a_link_or_open_to_others_is_refused() {
+    fn a_state_folder_that_is_a_link_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
         let elsewhere = tmp.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
         let linked = tmp.path().join("lore-hook-state");
-        symlink(&elsewhere, &linked).unwrap();
+        symlink_dir(&elsewhere, &linked).unwrap();
         let err = try_mark(&linked, "s", false).unwrap_err().to_string();
         assert!(err.contains("it is a symbolic link"), "{err}");
         assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "no marker made through the link");
+    }
 
-        std::fs::set_permissions(&elsewhere, Permissions::from_mode(0o777)).unwrap();
-        let err = try_mark(&elsewhere, "s", false).unwrap_err().to_string();
-        assert!(err.contains("others can write into it"), "{err}");
-        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::fs::Permissions;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+        #[test]
+        fn the_folder_is_0700_and_the_marker_0600() {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = tmp.path().join("lore-hook-state");
+            assert_eq!(try_mark(&dir, "s", false).unwrap(), Mark::First);
+            assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
+            assert_eq!(std::fs::metadata(marker_path(&dir, "s")).unwrap().mode() & 0o777, 0o600);
+        }
+
+        #[test]
+        fn a_state_folder_open_to_others_is_refused() {
+            let tmp = tempfile::tempdir().unwrap();
+            let open = tmp.path().join("open");
+            std::fs::create_dir(&open).unwrap();
+            std::fs::set_permissions(&open, Permissions::from_mode(0o777)).unwrap();
+            let err = try_mark(&open, "s", false).unwrap_err().to_string();
+            assert!(err.contains("others can write into it"), "{err}");
+            assert_eq!(std::fs::read_dir(&open).unwrap().count(), 0);
+        }
     }
 }

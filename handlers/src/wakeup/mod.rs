@@ -38,6 +38,7 @@ pub mod tokens;
 mod tests;
 
 use coverage::{reason, Coverage, Mode};
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent};
 use load::{Limits, LoadOptions};
 use std::path::Path;
@@ -148,7 +149,8 @@ impl Handler for Wakeup {
             Ok(Answer::none())
         };
         let Some(db) = &workspace.db else {
-            let err = "no store location: set LORE_DB, HOME or XDG_DATA_HOME";
+            let err =
+                format!("no store location: set LORE_DB, {} or {}", variable(Folder::Home), variable(Folder::Data));
             return failed("init", &err, "Run `hookmux memory status` to diagnose.");
         };
         let now = dates::to_ms(cx.now());

@@ -8,7 +8,7 @@
 use anyhow::{anyhow, bail, Context as _, Result};
 use hookmux_sdk::Env;
 use postgres::config::{Host, SslMode};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
@@ -122,12 +122,8 @@ impl PgTarget {
             );
         }
         if config.get_hosts().is_empty() {
-            let socket = Path::new("/var/run/postgresql");
-            if socket.is_dir() {
-                config.host_path(socket);
-            } else {
-                config.host("localhost");
-            }
+            // A host that starts with `/` is a Unix-domain socket folder to the driver.
+            config.host(hookmux_platform::dirs::postgres_socket_dir().unwrap_or("localhost"));
         }
         if config.get_user().is_none() {
             match env.get("USER").filter(|u| !u.is_empty()) {
@@ -312,28 +308,25 @@ fn is_local(config: &postgres::Config) -> bool {
     if !config.get_hostaddrs().is_empty() {
         return config.get_hostaddrs().iter().all(|ip| ip.is_loopback());
     }
-    config.get_hosts().iter().all(|host| match host {
-        Host::Unix(_) => true,
-        Host::Tcp(name) => {
-            name.eq_ignore_ascii_case("localhost")
-                || name.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
-        }
-    })
+    // Every host is a loopback name or a Unix-domain socket (which only the OSes that have them
+    // know as a host).
+    !config.get_hosts().iter().any(|host| matches!(host, Host::Tcp(name) if !is_loopback_name(name)))
+}
+
+fn is_loopback_name(name: &str) -> bool {
+    name.eq_ignore_ascii_case("localhost")
+        || name.trim_matches(['[', ']']).parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The password file's entry for this connection: `host:port:database:user:password` lines,
 /// `*` matching anything, `\:` and `\\` escaped, as libpq reads them. A file others can read is
 /// ignored, as libpq does.
 fn pgpass_password(config: &postgres::Config, env: &Env, origin: Origin) -> Option<String> {
-    let file = env.path("PGPASSFILE").or_else(|| env.path("HOME").map(|home| home.join(".pgpass")))?;
+    let file = env.path("PGPASSFILE").or_else(|| hookmux_platform::dirs::home(env).map(|home| home.join(".pgpass")))?;
     let text = std::fs::read_to_string(&file).ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        if std::fs::metadata(&file).is_ok_and(|meta| meta.permissions().mode() & 0o077 != 0) {
-            eprintln!("hookmux: {} is readable by others; its passwords are ignored (chmod 600 it)", file.display());
-            return None;
-        }
+    if std::fs::metadata(&file).is_ok_and(|meta| hookmux_platform::fs::open_to_others(&meta)) {
+        eprintln!("hookmux: {} is readable by others; its passwords are ignored (chmod 600 it)", file.display());
+        return None;
     }
     let host = match config.get_hosts().first() {
         Some(Host::Tcp(name)) => name.clone(),
@@ -415,10 +408,15 @@ mod tests {
             split_query("postgres://alice:pa?ss@db/lore?sslmode=require"),
             ("postgres://alice:pa?ss@db/lore", Some("sslmode=require"))
         );
-        let socket = PgTarget::parse("postgresql://lore@/lore?host=/var/run/postgresql", &env(&[])).unwrap();
-        assert_eq!(socket.tls(), Tls::Disable, "a Unix socket: no TLS");
         assert!(!format!("{target:?}").contains("s3cr"));
         assert_eq!(target.tls(), Tls::Require, "a remote server gets TLS by default");
+    }
+
+    #[test]
+    #[cfg_attr(not(unix), ignore = "a host that starts with / is a Unix-domain socket only where there are some")]
+    fn a_unix_socket_defaults_to_no_tls() {
+        let socket = PgTarget::parse("postgresql://lore@/lore?host=/var/run/postgresql", &env(&[])).unwrap();
+        assert_eq!(socket.tls(), Tls::Disable, "a Unix socket: no TLS");
     }
 
     #[test]
@@ -452,10 +450,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("pgpass");
         std::fs::write(&file, "127.0.0.1:5432:lore:alice:from-file\n").unwrap();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+        if let Some(private) = hookmux_platform::fs::permissions(hookmux_platform::fs::Access::Private) {
+            std::fs::set_permissions(&file, private).unwrap();
         }
         let file_str = file.to_str().unwrap();
         let url = "postgres://alice@127.0.0.1/lore";
@@ -488,6 +484,27 @@ mod tests {
             if url.contains("hostaddr") {
                 assert_eq!(user.tls, Tls::Require, "{url}");
             }
+        }
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        #[test]
+        fn a_password_file_others_can_read_is_ignored() {
+            let dir = tempfile::tempdir().unwrap();
+            let file = dir.path().join("pgpass");
+            std::fs::write(&file, "127.0.0.1:5432:lore:alice:from-file\n").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let pairs = [("PGPASSFILE", file.to_str().unwrap())];
+            let target = PgTarget::parse("postgres://alice@127.0.0.1/lore", &env(&pairs)).unwrap();
+            assert_eq!(target.config.get_password(), None);
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+            let target = PgTarget::parse("postgres://alice@127.0.0.1/lore", &env(&pairs)).unwrap();
+            assert_eq!(target.config.get_password(), Some(&b"from-file"[..]));
         }
     }
 }

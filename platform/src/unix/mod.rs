@@ -1,5 +1,10 @@
 //! Linux and macOS: what POSIX gives both, and (in `linux`, `macos`) what only one kernel has.
 
+pub(crate) mod dirs;
+pub(crate) mod errno;
+pub(crate) mod fs;
+pub(crate) mod lock;
+
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "macos")]

@@ -39,13 +39,9 @@ pub fn managed_dir_for(os: &str) -> &'static str {
 
 /// Where the managed settings live on the platform hookmux was built for, unless
 /// `$HOOKMUX_MANAGED_DIR` says otherwise.
-pub const DEFAULT_MANAGED_DIR: &str = if cfg!(target_os = "macos") {
-    MANAGED_DIRS[1].1
-} else if cfg!(target_os = "windows") {
-    MANAGED_DIRS[2].1
-} else {
-    MANAGED_DIRS[0].1
-};
+pub fn default_managed_dir() -> &'static str {
+    managed_dir_for(std::env::consts::OS)
+}
 
 /// The inputs discovery depends on, gathered once so that discovery itself is easy to test.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,10 +67,10 @@ impl Discovery {
     /// From the environment hookmux runs in and the event it got.
     pub fn new(env: &Env, event: &Event, explicit: Vec<PathBuf>) -> Discovery {
         Discovery {
-            home: env.path("HOME"),
+            home: hookmux_platform::dirs::home(env),
             config_dir: env.path("CLAUDE_CONFIG_DIR"),
             project_root: project_root(env, event),
-            managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),
+            managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(default_managed_dir())),
             explicit,
             installed_only: false,
             project_trusted: true,
@@ -352,6 +348,7 @@ fn real_path(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hookmux_platform::dirs::{variable, Folder};
     use serde_json::json;
 
     fn event(cwd: &str) -> Event {
@@ -360,10 +357,13 @@ mod tests {
 
     #[test]
     fn claude_code_order_with_project_dir_winning_over_cwd() {
-        let env: Env =
-            [("HOME", "/home/u"), ("CLAUDE_PROJECT_DIR", "/work/p"), ("HOOKMUX_MANAGED_DIR", "/nonexistent/m")]
-                .into_iter()
-                .collect();
+        let env: Env = [
+            (variable(Folder::Home), "/home/u"),
+            ("CLAUDE_PROJECT_DIR", "/work/p"),
+            ("HOOKMUX_MANAGED_DIR", "/nonexistent/m"),
+        ]
+        .into_iter()
+        .collect();
         let files = Discovery::new(&env, &event("/work/p/sub"), vec![]).files();
         let expect = [
             (Scope::User, "/home/u/.claude/settings.json"),
@@ -376,11 +376,11 @@ mod tests {
 
     #[test]
     fn config_dir_replaces_home_and_cwd_is_the_fallback_root() {
-        let env: Env = [("HOME", "/home/u"), ("CLAUDE_CONFIG_DIR", "/cfg")].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u"), ("CLAUDE_CONFIG_DIR", "/cfg")].into_iter().collect();
         let files = Discovery::new(&env, &event("/w"), vec![]).files();
         assert_eq!(files[0], (Scope::User, PathBuf::from("/cfg/settings.json")));
         assert_eq!(files[1], (Scope::Project, PathBuf::from("/w/.claude/settings.json")));
-        assert_eq!(files[3].1, PathBuf::from(DEFAULT_MANAGED_DIR).join("managed-settings.json"));
+        assert_eq!(files[3].1, PathBuf::from(default_managed_dir()).join("managed-settings.json"));
     }
 
     #[test]
@@ -407,17 +407,10 @@ mod tests {
         }
         // Another Unix reads Linux's folder.
         assert_eq!(managed_dir_for("freebsd"), "/etc/claude-code");
-        // This build's default is its platform's row.
-        let os = if cfg!(target_os = "macos") {
-            "macos"
-        } else if cfg!(target_os = "windows") {
-            "windows"
-        } else {
-            "linux"
-        };
-        assert_eq!(DEFAULT_MANAGED_DIR, managed_dir_for(os));
         // Discovery reads the file and then the drop-ins of the folder it is given.
-        let env: Env = [("HOME", "/home/u"), ("HOOKMUX_MANAGED_DIR", managed_dir_for("macos"))].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u"), ("HOOKMUX_MANAGED_DIR", managed_dir_for("macos"))]
+            .into_iter()
+            .collect();
         let files = Discovery::new(&env, &event("/w"), vec![]).files();
         assert_eq!(
             files.last(),
@@ -427,7 +420,7 @@ mod tests {
 
     #[test]
     fn explicit_settings_replace_everything() {
-        let env: Env = [("HOME", "/home/u")].into_iter().collect();
+        let env: Env = [(variable(Folder::Home), "/home/u")].into_iter().collect();
         let files = Discovery::new(&env, &event("/w"), vec!["b.json".into(), "a.json".into()]).files();
         assert_eq!(files, [(Scope::Flag, PathBuf::from("b.json")), (Scope::Flag, PathBuf::from("a.json"))]);
     }

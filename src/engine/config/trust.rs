@@ -6,6 +6,7 @@
 //! `HOOKMUX_TRUST` override). User, managed and `--settings` files are the user's own and always
 //! run.
 
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::Env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -72,7 +73,11 @@ pub struct TrustList {
 /// Why the trust list cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum TrustError {
-    #[error("neither XDG_CONFIG_HOME nor HOME is set: there is no config folder for the trust list")]
+    #[error(
+        "neither {} nor {} is set: there is no config folder for the trust list",
+        variable(Folder::Config),
+        variable(Folder::Home)
+    )]
     NoConfigFolder,
     #[error("cannot read the trust list {file}: {source}")]
     Read { file: PathBuf, source: std::io::Error },
@@ -83,9 +88,7 @@ pub enum TrustError {
 impl TrustList {
     /// Where the list lives for this user.
     pub fn file(env: &Env) -> Result<PathBuf, TrustError> {
-        let config = env.path("XDG_CONFIG_HOME").filter(|p| p.is_absolute());
-        config
-            .or_else(|| env.path("HOME").map(|home| home.join(".config")))
+        hookmux_platform::dirs::config(env)
             .map(|dir| dir.join("hookmux").join("trusted-projects"))
             .ok_or(TrustError::NoConfigFolder)
     }
@@ -151,7 +154,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let project = dir.path().join("p");
         std::fs::create_dir_all(project.join("sub")).unwrap();
-        let home: Env = [("HOME", dir.path().as_os_str())].into_iter().collect();
+        let home: Env = [(variable(Folder::Home), dir.path().as_os_str())].into_iter().collect();
         assert_eq!(decide(&project, HostTrust::Unknown, &home), Decision::Untrusted);
         assert!(matches!(decide(&project, HostTrust::Prompted, &home), Decision::Trusted(_)));
         assert!(matches!(decide(&project, HostTrust::Trusted, &home), Decision::Trusted(_)));

@@ -3,18 +3,18 @@
 //! dispatch.
 //!
 //! Several dispatches write at once (hosts run hooks in parallel, several sessions run side by
-//! side). Each write holds an exclusive `flock` on the folder's `.lock` file for as long as it
+//! side). Each write holds an exclusive lock on the folder's `.lock` file for as long as it
 //! checks the size, rotates when the line would not fit, and appends the line with one `write`
 //! on an `O_APPEND` file: no line is torn, interleaved or lost to a rename, and the folder never
 //! holds more than `KEEP` files of at most the size limit each. A write waits for the lock at
 //! most [`LOCK_WAIT`], then drops its line.
 
 use hookmux_handlers::safe_fs;
+use hookmux_platform::fs::{self as platform_fs, Access, FileId};
+use hookmux_platform::lock;
 use hookmux_sdk::Env;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -71,13 +71,8 @@ impl Store {
     /// [`Store::append`] takes. An error names the folder and what to do.
     pub fn prepare(&self) -> io::Result<File> {
         safe_fs::private_dir(&self.dir)?;
-        let dir = std::ffi::CString::new(self.dir.as_os_str().as_encoded_bytes())
-            .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
-        // SAFETY: access reads a NUL-terminated path that lives across the call.
-        if unsafe { libc::access(dir.as_ptr(), libc::W_OK) } != 0 {
-            let err = io::Error::last_os_error();
-            return Err(io::Error::new(err.kind(), format!("cannot write into {}: {err}", self.dir.display())));
-        }
+        platform_fs::check_can_write_into(&self.dir)
+            .map_err(|err| io::Error::new(err.kind(), format!("cannot write into {}: {err}", self.dir.display())))?;
         private_file(OpenOptions::new().read(true).write(true).create(true), &self.dir.join(".lock"))
     }
 
@@ -152,10 +147,10 @@ impl Store {
         let mut at = Position::open_at_end(&self.file(0));
         let mut pending = String::new();
         loop {
-            let rotated = match (&at, std::fs::metadata(self.file(0))) {
-                (Some(position), Ok(meta)) => meta.ino() != position.inode || meta.len() < position.offset,
-                (None, Ok(_)) => true,
-                (_, Err(_)) => false,
+            let rotated = match (&at, FileId::of_path(&self.file(0)), std::fs::metadata(self.file(0))) {
+                (Some(position), Ok(id), Ok(meta)) => id != position.id || meta.len() < position.offset,
+                (None, Ok(_), Ok(_)) => true,
+                _ => false,
             };
             if rotated {
                 // Read what is left of the old file, then start the new one from its beginning.
@@ -181,7 +176,7 @@ impl Store {
 /// A file being followed.
 struct Position {
     file: File,
-    inode: u64,
+    id: FileId,
     offset: u64,
 }
 
@@ -194,8 +189,8 @@ impl Position {
 
     fn open_at_start(path: &Path) -> Option<Position> {
         let file = trace_file(OpenOptions::new().read(true), path).ok()?;
-        let inode = file.metadata().ok()?.ino();
-        Some(Position { file, inode, offset: 0 })
+        let id = FileId::of(&file).ok()?;
+        Some(Position { file, id, offset: 0 })
     }
 
     fn read_new(&mut self, into: &mut String) {
@@ -210,9 +205,9 @@ impl Position {
     }
 }
 
-/// Opens a file of the trace folder: `O_NOFOLLOW`, created `0600`.
+/// Opens a file of the trace folder: not through a link, created private to the user.
 fn private_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    trace_file(options.mode(0o600), path)
+    trace_file(platform_fs::create_with(options, Access::Private), path)
         .map_err(|err| io::Error::new(err.kind(), format!("cannot write {}: {err}", path.display())))
 }
 
@@ -220,19 +215,15 @@ fn private_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
 /// device (opened without blocking, then refused, so that nothing planted in the folder can hold
 /// a dispatch up), a file with other names (a hard link would have the line written into the
 /// file it names), or someone else's file.
-fn trace_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
-    let file = options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).map_err(|err| {
-        match err.raw_os_error() {
-            Some(libc::ELOOP) => {
-                io::Error::new(err.kind(), format!("{} is a symbolic link; remove it", path.display()))
-            }
-            _ => err,
+fn trace_file(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    let file = platform_fs::open_no_follow_nonblocking(options, path).map_err(|err| {
+        if platform_fs::is_link_refusal(&err) {
+            io::Error::new(err.kind(), format!("{} is a symbolic link; remove it", path.display()))
+        } else {
+            err
         }
     })?;
-    let meta = file.metadata()?;
-    // SAFETY: geteuid takes nothing and cannot fail.
-    let me = unsafe { libc::geteuid() };
-    if !meta.file_type().is_file() || meta.nlink() != 1 || meta.uid() != me {
+    if !platform_fs::is_own_single_file(&file)? {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("{} is not a trace file of this user's (a FIFO, a device, a hard link or another user's file); remove it", path.display()),
@@ -245,47 +236,32 @@ fn trace_file(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
 /// is stopped (a dispatch suspended at a terminal) must not hold every later dispatch up.
 pub const LOCK_WAIT: Duration = Duration::from_millis(50);
 
-/// An exclusive `flock`, released when dropped (and by the system when the process ends).
+/// An exclusive lock, released when dropped (and by the system when the process ends).
 struct Flock<'f>(&'f File);
 
 impl<'f> Flock<'f> {
     /// Waits at most [`LOCK_WAIT`]; then the line is not written.
     fn exclusive(file: &'f File) -> io::Result<Flock<'f>> {
         let deadline = Instant::now() + LOCK_WAIT;
-        loop {
-            // SAFETY: flock on a file descriptor this `File` owns; no memory is passed.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Ok(Flock(file));
+        while !lock::try_exclusive(file)? {
+            if Instant::now() >= deadline {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "the trace stayed locked; the line was dropped"));
             }
-            let err = io::Error::last_os_error();
-            match err.kind() {
-                io::ErrorKind::Interrupted => continue,
-                io::ErrorKind::WouldBlock if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                io::ErrorKind::WouldBlock => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        "the trace stayed locked; the line was dropped",
-                    ))
-                }
-                _ => return Err(err),
-            }
+            std::thread::sleep(Duration::from_millis(1));
         }
+        Ok(Flock(file))
     }
 }
 
 impl Drop for Flock<'_> {
     fn drop(&mut self) {
-        // SAFETY: as above.
-        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+        let _ = lock::unlock(self.0);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     fn store(dir: &Path, file_bytes: u64) -> Store {
         Store { dir: dir.join("trace"), file_bytes }
@@ -304,9 +280,7 @@ mod tests {
         assert!(total <= store.bound(), "{total} bytes in the folder, bound {}", store.bound());
         assert!(!store.file(KEEP).exists(), "no file past the kept ones");
         for n in 0..KEEP {
-            let meta = std::fs::metadata(store.file(n)).unwrap();
-            assert!(meta.len() <= store.file_bytes);
-            assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+            assert!(std::fs::metadata(store.file(n)).unwrap().len() <= store.file_bytes);
         }
         // The newest lines are all there, in order, and whole.
         let lines = store.lines();
@@ -316,7 +290,7 @@ mod tests {
             .collect();
         assert_eq!(*numbers.last().unwrap(), 999);
         assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "no line lost between the kept ones");
-        assert_eq!(std::fs::metadata(&store.dir).unwrap().permissions().mode() & 0o777, 0o700);
+        assert_eq!(platform_fs::why_not_private_dir(&store.dir).unwrap(), None);
     }
 
     #[test]
@@ -342,12 +316,13 @@ mod tests {
         let lock = store.prepare().unwrap();
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "precious\n").unwrap();
-        std::os::unix::fs::symlink(&victim, store.file(0)).unwrap();
+        platform_fs::symlink_file(&victim, &store.file(0)).unwrap();
         assert!(store.append(&lock, b"{}\n").is_err());
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     }
 
     #[test]
+    #[cfg_attr(not(unix), ignore = "HOME and XDG_STATE_HOME place the user's folders on Unix")]
     fn the_folder_is_found_from_the_environment() {
         let env: Env = [("HOME", "/h")].into_iter().collect();
         assert_eq!(Store::locate(&env).unwrap().dir, PathBuf::from("/h/.local/state/hookmux/trace"));
@@ -358,5 +333,22 @@ mod tests {
         let env: Env = [("HOME", "/h"), ("HOOKMUX_TRACE_DIR", "/t")].into_iter().collect();
         assert_eq!(Store::locate(&env).unwrap().dir, PathBuf::from("/t"));
         assert_eq!(Store::locate(&Env::empty()), None);
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        #[test]
+        fn the_folder_is_0700_and_its_files_0600() {
+            let dir = tempfile::tempdir().unwrap();
+            let store = store(dir.path(), 4096);
+            let lock = store.prepare().unwrap();
+            store.append(&lock, b"{}\n").unwrap();
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+            assert_eq!((mode(&store.dir), mode(&store.file(0)), mode(&store.dir.join(".lock"))), (0o700, 0o600, 0o600));
+        }
     }
 }

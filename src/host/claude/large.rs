@@ -22,6 +22,7 @@
 //! whole and shows the model only the start of the first hook's text.
 
 use crate::engine::verdict::combine::{Combined, ContextPiece};
+use hookmux_platform::fs::{self as platform_fs, Access};
 use hookmux_sdk::{Env, Event, HookEvent};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -40,6 +41,10 @@ pub const PREVIEW_CHARS: usize = 2_000;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     pub dir: PathBuf,
+    /// The folder above `dir` in a place every user can write to (the temporary folder): it is
+    /// used only when it is a real folder of this user's that no one else can write into, or
+    /// another user could have made it first and swapped a saved text for one of theirs.
+    pub shared_parent: Option<PathBuf>,
 }
 
 impl Store {
@@ -47,13 +52,11 @@ impl Store {
         let session = event.session_id().filter(|s| is_plain_name(s)).unwrap_or("session");
         if let Some(transcript) = event.transcript_path().filter(|p| !p.is_empty()).map(Path::new) {
             if let (Some(folder), Some(stem)) = (transcript.parent(), transcript.file_stem()) {
-                return Store { dir: folder.join(stem).join("tool-results") };
+                return Store { dir: folder.join(stem).join("tool-results"), shared_parent: None };
             }
         }
-        let tmp = env.path("TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
-        // SAFETY: getuid has no preconditions.
-        let uid = unsafe { libc::getuid() };
-        Store { dir: tmp.join(format!("hookmux-hook-outputs-{uid}")).join(session) }
+        let outputs = hookmux_platform::dirs::user_temp(env, "hookmux-hook-outputs");
+        Store { dir: outputs.join(session), shared_parent: Some(outputs) }
     }
 
     /// Saves `text` under a name made of the event, a digest of the text and its kind; the same
@@ -62,17 +65,14 @@ impl Store {
         let digest = Sha256::digest(text.as_bytes());
         let hex: String = digest.iter().take(16).map(|b| format!("{b:02x}")).collect();
         let path = self.dir.join(format!("hook-hookmux-{}-{hex}-{kind}.txt", event.as_str()));
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(&self.dir)?;
+        if let Some(parent) = &self.shared_parent {
+            hookmux_handlers::safe_fs::private_dir(parent)?;
+        }
+        platform_fs::create_private_dirs(&self.dir)?;
         // Written beside the target and renamed over it, so a reader never sees half a file.
         let partial = self.dir.join(format!(".{hex}.{}.partial", std::process::id()));
         let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        platform_fs::create_with(options.write(true).create_new(true), Access::Private);
         let written = options.open(&partial).and_then(|mut file| file.write_all(text.as_bytes()));
         if let Err(error) = written.and_then(|()| std::fs::rename(&partial, &path)) {
             let _ = std::fs::remove_file(&partial);
@@ -273,5 +273,56 @@ mod tests {
         // Characters outside the BMP count twice, as in JavaScript, and are never split.
         let wide = "😀".repeat(1_500);
         assert_eq!(js_len(preview(&wide).0), 2_000);
+    }
+
+    fn without_transcript(tmp: &Path) -> (Env, Store) {
+        let env: Env = [(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Temp), tmp.as_os_str())]
+            .into_iter()
+            .collect();
+        let event = Event::parse(r#"{"hook_event_name": "UserPromptSubmit", "session_id": "s"}"#);
+        let store = Store::for_event(&event, &env);
+        (env, store)
+    }
+
+    #[test]
+    fn without_a_transcript_texts_go_to_a_folder_of_the_users_own_under_the_temporary_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, store) = without_transcript(tmp.path());
+        let outputs = hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs");
+        assert_eq!((&store.dir, store.shared_parent.as_ref()), (&outputs.join("s"), Some(&outputs)));
+        let saved = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap();
+        assert!(saved.starts_with(&store.dir), "{}", saved.display());
+        assert_eq!(platform_fs::why_not_private_dir(&outputs).unwrap(), None);
+    }
+
+    #[test]
+    fn a_shared_folder_someone_else_put_in_place_is_not_saved_into() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (env, store) = without_transcript(tmp.path());
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        platform_fs::symlink_dir(&elsewhere, &hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs")).unwrap();
+        let err = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap_err();
+        assert!(err.to_string().contains("it is a symbolic link"), "{err}");
+        assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "nothing is saved where the link points");
+    }
+
+    /// Modes: what Unix keeps access in.
+    #[cfg(unix)]
+    mod unix {
+        use super::*;
+        use std::os::unix::fs::PermissionsExt;
+
+        #[test]
+        fn a_shared_folder_others_can_write_into_is_not_saved_into() {
+            let tmp = tempfile::tempdir().unwrap();
+            let (env, store) = without_transcript(tmp.path());
+            let outputs = hookmux_platform::dirs::user_temp(&env, "hookmux-hook-outputs");
+            std::fs::create_dir(&outputs).unwrap();
+            std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o777)).unwrap();
+            let err = store.save(HookEvent::UserPromptSubmit, "stdout", "text").unwrap_err();
+            assert!(err.to_string().contains("others can write into it"), "{err}");
+            assert_eq!(std::fs::read_dir(&outputs).unwrap().count(), 0);
+        }
     }
 }

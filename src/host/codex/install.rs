@@ -15,6 +15,7 @@
 use crate::engine::config::trust::{self, HostTrust};
 use crate::host::config_file::{self, project_root, write_atomically};
 use anyhow::{bail, Context as _};
+use hookmux_platform::dirs::{variable, Folder};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Component, Path, PathBuf};
@@ -81,9 +82,12 @@ impl Paths {
         let cwd = std::env::current_dir().context("cannot read the current folder")?;
         let codex_home = match std::env::var_os("CODEX_HOME").filter(|v| !v.is_empty()) {
             Some(dir) => absolute(Path::new(&dir), &cwd),
-            None => match std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-                Some(home) => PathBuf::from(home).join(".codex"),
-                None => bail!("neither CODEX_HOME nor HOME is set, so there is no Codex folder to install into"),
+            None => match hookmux_platform::dirs::home(&hookmux_sdk::Env::from_process()) {
+                Some(home) => home.join(".codex"),
+                None => bail!(
+                    "neither CODEX_HOME nor {} is set, so there is no Codex folder to install into",
+                    variable(Folder::Home)
+                ),
             },
         };
         let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;

@@ -81,7 +81,10 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
 /// project's own configuration only then; hookmux reads the project's Claude settings on the same
 /// terms, or when its own trust list says so.
 fn codex_trust(world: &World, event: &Event) -> HostTrust {
-    let codex_home = world.env.path("CODEX_HOME").or_else(|| world.env.path("HOME").map(|home| home.join(".codex")));
+    let codex_home = world
+        .env
+        .path("CODEX_HOME")
+        .or_else(|| hookmux_platform::dirs::home(&world.env).map(|home| home.join(".codex")));
     let Some(config) = codex_home
         .and_then(|dir| std::fs::read_to_string(dir.join("config.toml")).ok())
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())

@@ -122,7 +122,8 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
     if world.env.get("COPILOT_ALLOW_ALL").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
         return HostTrust::Trusted;
     }
-    let Some(home) = world.env.path("COPILOT_HOME").or_else(|| world.env.path("HOME").map(|h| h.join(".copilot")))
+    let Some(home) =
+        world.env.path("COPILOT_HOME").or_else(|| hookmux_platform::dirs::home(&world.env).map(|h| h.join(".copilot")))
     else {
         return HostTrust::Unknown;
     };
@@ -145,7 +146,9 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
 /// Whether the user's Claude Code settings (`$CLAUDE_CONFIG_DIR/settings.json`, else
 /// `~/.claude/settings.json`) hold a `hookmux dispatch --installed` entry.
 fn user_settings_hold_an_installed_entry(env: &Env) -> bool {
-    let Some(dir) = env.path("CLAUDE_CONFIG_DIR").or_else(|| env.path("HOME").map(|home| home.join(".claude"))) else {
+    let Some(dir) =
+        env.path("CLAUDE_CONFIG_DIR").or_else(|| hookmux_platform::dirs::home(env).map(|home| home.join(".claude")))
+    else {
         return false;
     };
     let file = SettingsFile::load(&dir.join("settings.json"), Scope::User);

@@ -297,7 +297,7 @@ fn copilot_s_trust_of_the_project() {
     let event = Event::parse(&format!(r#"{{"hook_event_name":"SessionStart","cwd":{:?},"timestamp":"t"}}"#, project));
     let world = |vars: &[(&str, &str)]| {
         let mut env = env(vars);
-        env.set("HOME", &home);
+        env.set(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Home), &home);
         World::new(env, project.clone())
     };
     let explicit = DispatchOptions::default();

@@ -213,7 +213,7 @@ fn gemini_trust(world: &World, event: &Event) -> HostTrust {
 
 /// The folder Gemini takes for `~`: `$GEMINI_CLI_HOME`, else `$HOME`.
 pub fn gemini_home(env: &hookmux_sdk::Env) -> Option<PathBuf> {
-    env.path("GEMINI_CLI_HOME").filter(|p| !p.as_os_str().is_empty()).or_else(|| env.path("HOME"))
+    env.path("GEMINI_CLI_HOME").filter(|p| !p.as_os_str().is_empty()).or_else(|| hookmux_platform::dirs::home(env))
 }
 
 /// Maps a Gemini event to the Claude event its hooks are planned for.

@@ -4,7 +4,8 @@ use hookmux_sdk::Env;
 use serde_json::json;
 
 fn world(state: &std::path::Path) -> World {
-    World::new([("XDG_STATE_HOME", state.as_os_str())].into_iter().collect::<Env>(), "/".into())
+    let vars = [(hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::State), state.as_os_str())];
+    World::new(vars.into_iter().collect::<Env>(), "/".into())
 }
 
 fn plugin(value: Value) -> PluginEvent {

@@ -1,13 +1,14 @@
 //! Node's file-system error messages, which brewcode quotes in its log lines:
 //! `ENOENT: no such file or directory, open '/p/.claude/TASK.md'`.
 
+use hookmux_platform::errno::Errno;
 use std::io;
 
 /// The message Node gives an `fs.*Sync` failure: `CODE: description, syscall 'path'`, with
 /// `-> 'dest'` for two-path calls. Errors without an errno (which Node never raises from fs)
 /// keep Rust's text.
 pub fn message(err: &io::Error, syscall: &str, path: Option<&str>, dest: Option<&str>) -> String {
-    let Some((code, description)) = err.raw_os_error().and_then(describe) else {
+    let Some((code, description)) = describe(err) else {
         return err.to_string();
     };
     let mut out = format!("{code}: {description}, {syscall}");
@@ -22,37 +23,39 @@ pub fn message(err: &io::Error, syscall: &str, path: Option<&str>, dest: Option<
 
 /// The errno's name (`ENOENT`), as Node puts it in `spawn` errors.
 pub fn code(err: &io::Error) -> String {
-    match err.raw_os_error().and_then(describe) {
+    match describe(err) {
         Some((code, _)) => code.to_string(),
         None => err.to_string(),
     }
 }
 
-/// libuv's name and text for an errno.
-fn describe(errno: i32) -> Option<(&'static str, &'static str)> {
-    Some(match errno {
-        libc::ENOENT => ("ENOENT", "no such file or directory"),
-        libc::EACCES => ("EACCES", "permission denied"),
-        libc::EISDIR => ("EISDIR", "illegal operation on a directory"),
-        libc::ENOTDIR => ("ENOTDIR", "not a directory"),
-        libc::EEXIST => ("EEXIST", "file already exists"),
-        libc::EPERM => ("EPERM", "operation not permitted"),
-        libc::EROFS => ("EROFS", "read-only file system"),
-        libc::ENOSPC => ("ENOSPC", "no space left on device"),
-        libc::ELOOP => ("ELOOP", "too many symbolic links encountered"),
-        libc::ENAMETOOLONG => ("ENAMETOOLONG", "name too long"),
-        libc::ENOTEMPTY => ("ENOTEMPTY", "directory not empty"),
-        libc::EBUSY => ("EBUSY", "resource busy or locked"),
-        libc::EMFILE => ("EMFILE", "too many open files"),
-        libc::ENFILE => ("ENFILE", "file table overflow"),
-        libc::EIO => ("EIO", "i/o error"),
-        libc::EXDEV => ("EXDEV", "cross-device link not permitted"),
-        libc::EINVAL => ("EINVAL", "invalid argument"),
-        libc::EAGAIN => ("EAGAIN", "resource temporarily unavailable"),
-        libc::ETXTBSY => ("ETXTBSY", "text file is busy"),
-        libc::EFBIG => ("EFBIG", "file too large"),
-        _ => return None,
-    })
+/// libuv's name and text for an OS error: the name is POSIX's on every OS, as libuv translates
+/// other systems' codes to it (and so does [`Errno::of`]).
+fn describe(err: &io::Error) -> Option<(&'static str, &'static str)> {
+    let errno = Errno::of(err)?;
+    let text = match errno {
+        Errno::NoEntry => "no such file or directory",
+        Errno::Access => "permission denied",
+        Errno::IsADirectory => "illegal operation on a directory",
+        Errno::NotADirectory => "not a directory",
+        Errno::Exists => "file already exists",
+        Errno::NotPermitted => "operation not permitted",
+        Errno::ReadOnly => "read-only file system",
+        Errno::NoSpace => "no space left on device",
+        Errno::Loop => "too many symbolic links encountered",
+        Errno::NameTooLong => "name too long",
+        Errno::NotEmpty => "directory not empty",
+        Errno::Busy => "resource busy or locked",
+        Errno::TooManyOpenFiles => "too many open files",
+        Errno::FileTableFull => "file table overflow",
+        Errno::Io => "i/o error",
+        Errno::CrossDevice => "cross-device link not permitted",
+        Errno::Invalid => "invalid argument",
+        Errno::Again => "resource temporarily unavailable",
+        Errno::TextBusy => "text file is busy",
+        Errno::TooBig => "file too large",
+    };
+    Some((errno.name(), text))
 }
 
 #[cfg(test)]
@@ -61,9 +64,9 @@ mod tests {
 
     #[test]
     fn formats_like_node() {
-        let err = io::Error::from_raw_os_error(libc::EISDIR);
+        let err = Errno::IsADirectory.error();
         assert_eq!(message(&err, "read", None, None), "EISDIR: illegal operation on a directory, read");
-        let err = io::Error::from_raw_os_error(libc::ENOENT);
+        let err = Errno::NoEntry.error();
         assert_eq!(message(&err, "open", Some("/p/x"), None), "ENOENT: no such file or directory, open '/p/x'");
         assert_eq!(
             message(&err, "rename", Some("/a"), Some("/b")),

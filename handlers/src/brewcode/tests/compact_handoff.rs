@@ -103,7 +103,7 @@ fn a_linked_plans_folder_loses_no_file() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("LATEST.md"), "my own notes\n").unwrap();
     std::fs::remove_dir_all(project.path(".claude/plans")).unwrap();
-    std::os::unix::fs::symlink(&outside, project.path(".claude/plans")).unwrap();
+    hookmux_platform::fs::symlink_dir(&outside, &project.path(".claude/plans")).unwrap();
     start(&project, "clear");
     assert_eq!(std::fs::read_to_string(outside.join("LATEST.md")).unwrap(), "my own notes\n");
     let log = project.log();

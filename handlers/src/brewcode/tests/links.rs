@@ -4,8 +4,8 @@
 
 use super::support::*;
 use crate::brewcode::{GrepaiReminder, KnowledgeCompact, TaskBind};
+use hookmux_platform::fs::{symlink_dir, symlink_file};
 use serde_json::json;
-use std::os::unix::fs::symlink;
 use std::path::PathBuf;
 
 const PRECIOUS: &str = "export PATH=/usr/bin\n";
@@ -20,7 +20,8 @@ fn victim(project: &Project) -> PathBuf {
 fn link(project: &Project, relative: &str, target: &std::path::Path) {
     let at = project.path(relative);
     std::fs::create_dir_all(at.parent().unwrap()).unwrap();
-    symlink(target, at).unwrap();
+    let symlink = if target.is_dir() { symlink_dir } else { symlink_file };
+    symlink(target, &at).unwrap();
 }
 
 fn bind(project: &Project) -> Outcome {

@@ -1,6 +1,7 @@
 //! A temporary project that lives across several handler calls (a bind, then a check; a
 //! reminder, then a throttled one), with brewcode's task layout at hand.
 
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::{Answer, Args, Context, Env, Event, FixedClock, Handler};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -212,8 +213,8 @@ impl Project {
 
     pub fn call_raw(&self, handler: &'static dyn Handler, event: Event, args: &[&str], dry: bool) -> Outcome {
         let mut env: Env = [
-            ("HOME", self.home().into_os_string()),
-            ("TMPDIR", self.root.path().join("tmp").into_os_string()),
+            (variable(Folder::Home), self.home().into_os_string()),
+            (variable(Folder::Temp), self.root.path().join("tmp").into_os_string()),
             ("PATH", self.root.path().join("bin").into_os_string()),
         ]
         .into_iter()

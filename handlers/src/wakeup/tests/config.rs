@@ -2,6 +2,7 @@
 //! and the store path resolve as documented.
 
 use crate::wakeup::config::{self, LoreConfig, ProjectSource};
+use hookmux_platform::dirs::{variable, Folder};
 use hookmux_sdk::Env;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +52,7 @@ fn discovery_walks_up_and_reports_the_home_relative_path() {
     let repo = home.path().join("code/repo");
     std::fs::create_dir_all(repo.join("deep/er")).unwrap();
     std::fs::write(repo.join(".lore.yaml"), "hooks: [").unwrap();
-    let env: Env = [("HOME", home.path().as_os_str())].into_iter().collect();
+    let env: Env = [(variable(Folder::Home), home.path().as_os_str())].into_iter().collect();
     let (config, warnings) = config::discover(&repo.join("deep/er"), &env);
     assert_eq!(config, LoreConfig::default());
     assert_eq!(warnings.len(), 1);
@@ -98,6 +99,7 @@ fn the_project_root_is_claude_project_dir_else_the_git_root() {
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "HOME and XDG_DATA_HOME place the user's folders on Unix")]
 fn the_store_path_is_lore_db_then_store_path_then_xdg() {
     let (config, _) = parse("store:\n  path: data/lore.db\n");
     assert_eq!(config.store_path.as_deref(), Some(Path::new("/repo/data/lore.db")));

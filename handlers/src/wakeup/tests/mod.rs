@@ -124,8 +124,3 @@ pub fn add_fact(store: &mut Store, project: &str, subject: &str, predicate: &str
     };
     store.add_fact(&fact).expect("add fact")
 }
-
-pub fn is_private(path: &Path, mode: u32) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).map(|m| m.permissions().mode() & 0o777 == mode).unwrap_or(false)
-}

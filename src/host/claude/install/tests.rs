@@ -228,15 +228,12 @@ fn the_entry_timeout_covers_every_installed_scope() {
 }
 
 #[test]
-fn atomic_writes_keep_permissions() {
-    use std::os::unix::fs::PermissionsExt;
+fn atomic_writes_replace_the_file_and_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.json");
     std::fs::write(&path, "old").unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
     write_atomically(&path, "new").unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
-    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left behind");
     let d = diff(&path, Some("a\nb\n"), Some("a\nc\n"));
     assert!(d.contains("-b") && d.contains("+c"), "{d}");
@@ -261,4 +258,24 @@ fn failure_hooks_route_post_tool_use_too_for_hosts_that_report_a_failing_command
     let both = r#"{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "p"}]}], "PostToolUseFailure": [{"hooks": [{"type": "command", "command": "f"}]}]}}"#;
     let written = json(&install(both, &layout()).unwrap().settings_text);
     assert_eq!(written["hooks"]["PostToolUse"].as_array().map(Vec::len), Some(1));
+}
+
+/// Modes: what Unix keeps access in.
+#[cfg(unix)]
+mod unix {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn atomic_writes_keep_the_mode_and_give_a_new_file_0644() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomically(&path, "new").unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        let new = dir.path().join("new.json");
+        write_atomically(&new, "{}").unwrap();
+        assert_eq!(std::fs::metadata(&new).unwrap().permissions().mode() & 0o777, 0o644);
+    }
 }

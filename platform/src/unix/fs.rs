@@ -1,0 +1,141 @@
+//! Files and folders on Unix: modes, owners (the effective user id, the one the kernel checks
+//! access with), `O_NOFOLLOW` and `O_NONBLOCK`.
+
+use crate::fs::{Access, NotPrivate};
+use std::fs::{self, File, Metadata, OpenOptions, Permissions};
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+const PRIVATE_DIR: u32 = 0o700;
+
+fn mode(access: Access) -> u32 {
+    match access {
+        Access::Private => 0o600,
+        Access::Shared => 0o644,
+        Access::Usual => 0o666,
+    }
+}
+
+pub fn create_with(options: &mut OpenOptions, access: Access) -> &mut OpenOptions {
+    options.mode(mode(access))
+}
+
+pub fn permissions(access: Access) -> Option<Permissions> {
+    Some(Permissions::from_mode(mode(access)))
+}
+
+pub fn create_private_dirs(dir: &Path) -> io::Result<()> {
+    fs::DirBuilder::new().recursive(true).mode(PRIVATE_DIR).create(dir)
+}
+
+pub fn make_dir_private(dir: &Path) -> io::Result<()> {
+    fs::set_permissions(dir, Permissions::from_mode(PRIVATE_DIR))
+}
+
+pub fn make_file_private(file: &File) -> io::Result<()> {
+    file.set_permissions(Permissions::from_mode(mode(Access::Private)))
+}
+
+pub fn open_no_follow(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    open_with_flags(options, path, libc::O_NOFOLLOW)
+}
+
+pub fn open_no_follow_nonblocking(options: &OpenOptions, path: &Path) -> io::Result<File> {
+    // O_NONBLOCK makes opening a FIFO return at once; on a regular file it changes nothing.
+    open_with_flags(options, path, libc::O_NOFOLLOW | libc::O_NONBLOCK)
+}
+
+/// `custom_flags` replaces the flags set before, so they are set in one call, on a copy.
+fn open_with_flags(options: &OpenOptions, path: &Path, flags: libc::c_int) -> io::Result<File> {
+    options.clone().custom_flags(flags).open(path)
+}
+
+/// `O_NOFOLLOW` on a link fails with `ELOOP` (Linux, macOS and the BSDs alike).
+pub fn is_link_refusal(err: &io::Error) -> bool {
+    err.raw_os_error() == Some(libc::ELOOP)
+}
+
+pub fn is_link(meta: &Metadata) -> bool {
+    meta.file_type().is_symlink()
+}
+
+pub fn is_own_single_file(file: &File) -> io::Result<bool> {
+    let meta = file.metadata()?;
+    Ok(meta.file_type().is_file() && meta.nlink() == 1 && meta.uid() == effective_uid())
+}
+
+pub fn why_not_private_dir(dir: &Path) -> io::Result<Option<NotPrivate>> {
+    let meta = fs::symlink_metadata(dir)?;
+    let me = effective_uid();
+    Ok(if is_link(&meta) {
+        Some(NotPrivate::Link)
+    } else if !meta.is_dir() {
+        Some(NotPrivate::NotAFolder)
+    } else if meta.uid() != me {
+        Some(NotPrivate::Owner { owner: format!("user id {}", meta.uid()), me: me.to_string() })
+    } else if meta.mode() & 0o022 != 0 {
+        Some(NotPrivate::OpenToOthers {
+            how: format!("mode {:o}", meta.mode() & 0o7777),
+            fix: Some(format!("chmod go-w {}", dir.display())),
+        })
+    } else {
+        None
+    })
+}
+
+fn effective_uid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+pub fn open_to_others(meta: &Metadata) -> bool {
+    meta.permissions().mode() & 0o077 != 0
+}
+
+pub fn lacks_execute_permission(meta: &Metadata) -> bool {
+    meta.permissions().mode() & 0o111 == 0
+}
+
+pub fn check_can_write_into(dir: &Path) -> io::Result<()> {
+    let path = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes())
+        .map_err(|err| io::Error::new(io::ErrorKind::InvalidInput, err))?;
+    // SAFETY: access reads a NUL-terminated path that lives across the call.
+    if unsafe { libc::access(path.as_ptr(), libc::W_OK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The device and the inode: an inode number is unique on its file system only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileId {
+    device: u64,
+    inode: u64,
+}
+
+impl FileId {
+    fn of(meta: &Metadata) -> FileId {
+        FileId { device: meta.dev(), inode: meta.ino() }
+    }
+}
+
+pub fn file_id_of_path(path: &Path) -> io::Result<FileId> {
+    fs::metadata(path).map(|meta| FileId::of(&meta))
+}
+
+pub fn file_id_of(file: &File) -> io::Result<FileId> {
+    file.metadata().map(|meta| FileId::of(&meta))
+}
+
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    file.read_exact_at(buf, offset)
+}
+
+pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
