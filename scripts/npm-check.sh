@@ -101,7 +101,8 @@ else
   echo "npm-check: win32-x64: packed around a stand-in for hookmux.exe (no Windows binary is built here)"
 fi
 [[ $(tar -xzOf "$windows" package/package.json) == *'"os": ["win32"]'* ]] || fail "$windows is not for win32"
-tar -tzf "$windows" | grep -qx 'package/bin/hookmux.exe' || fail "$windows holds no bin/hookmux.exe"
+listing=$(tar -tzf "$windows")
+grep -qx 'package/bin/hookmux.exe' <<<"$listing" || fail "$windows holds no bin/hookmux.exe"
 win=$work/win32-prefix
 # --force: npm would refuse a win32 package on this machine, which is the point of `os`.
 install "$win" --force --os=win32 --cpu=x64 "$windows" "$main"
