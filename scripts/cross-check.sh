@@ -99,7 +99,10 @@ check_apple() {
   if cargo build "${build_std[@]}" --target "$target" -p hookmux --bin hookmux --locked >"$link" 2>&1; then
     linked="linked: $(file -b "$CARGO_TARGET_DIR/$target/debug/hookmux" | cut -d, -f1-2)"
   else
-    linked="link failed (reported, not checked): $(grep -m1 -oE "(unable to find framework [^ ]+|undefined symbol: [^ ]+|error: .{0,100})" "$link" || echo "see $link")"
+    local missing
+    missing=$(grep -oE 'unable to find (dynamic )?system (library|framework) "[^"]+"|undefined symbol: [^ ]+' "$link" |
+      sed -E 's/.*"([^"]+)"$/\1/' | sort -u | paste -sd, - | sed 's/,/, /g')
+    linked="link failed (reported, not checked): ${missing:-see $link}"
   fi
   results+=("$target: ok, cargo check with no warning; $linked [$((SECONDS - started)) s]")
 }
