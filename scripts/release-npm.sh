@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds hookmux's npm packages, the way @biomejs/biome and lefthook ship: one platform package
 # per target holding the native binary (@hookmux/cli-linux-x64, -linux-arm64, -darwin-arm64,
-# -darwin-x64, each with `os` and `cpu` so npm installs only the one that fits), and the main
-# `hookmux` package: a small Node launcher as its `bin`, those packages as optionalDependencies,
-# the OpenCode plugin inside. Nothing is downloaded at install time: a postinstall step only links
-# the platform package's binary in place of the launcher, so hooks do not start Node first.
+# -darwin-x64, -win32-x64, each with `os` and `cpu` so npm installs only the one that fits), and
+# the main `hookmux` package: a small Node launcher as its `bin`, those packages as
+# optionalDependencies, the OpenCode plugin inside. Nothing is downloaded at install time: a
+# postinstall step only puts the platform package's binary in place of the launcher (on Windows,
+# beside it as bin/hookmux.exe, with npm's shims made to start it), so hooks do not start Node.
 #
 # usage: scripts/release-npm.sh [--out DIR] [--target TRIPLE]... [--binary TRIPLE=PATH]... [--no-main]
 #   --out DIR        where the package folders and their tarballs go
@@ -15,13 +16,17 @@
 #                        for glibc 2.17 and later (zig from the `ziglang` PyPI package,
 #                        `cargo install cargo-zigbuild`)
 #                      aarch64-apple-darwin, x86_64-apple-darwin            with cargo, on macOS
-#   --binary T=PATH  package an already-built binary for target T instead of building it
+#                        (MACOSX_DEPLOYMENT_TARGET, when set, is the oldest macOS it runs on)
+#                      x86_64-pc-windows-msvc                               with cargo, on Windows
+#   --binary T=PATH  package an already-built binary for target T instead of building it (T may
+#                    also be x86_64-pc-windows-gnu, a Windows binary cross-built elsewhere)
 #   --no-main        only the platform packages (the main package is the same for every target)
 #
 # SHIP_RUSTFLAGS: rustc flags for the Linux builds (none by default; the config's are left out).
 # The version is the one in Cargo.toml. Linux binaries are checked to need no glibc newer than
 # 2.17: the highest GLIBC_ symbol version they use (objdump -T, else readelf) must be 2.17 or less.
 # Publishing is left to the release workflow: `npm publish` each platform folder, then the main.
+# Runs under the bash 3.2 of macOS: no array is expanded while it may be empty.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -60,6 +65,7 @@ platform() {
     aarch64-unknown-linux-gnu) echo "linux-arm64 linux arm64" ;;
     aarch64-apple-darwin) echo "darwin-arm64 darwin arm64" ;;
     x86_64-apple-darwin) echo "darwin-x64 darwin x64" ;;
+    x86_64-pc-windows-msvc | x86_64-pc-windows-gnu) echo "win32-x64 win32 x64" ;;
     *) echo "release-npm: no npm package for target $1" >&2; return 1 ;;
   esac
 }
@@ -106,12 +112,20 @@ build() {
       # RUSTFLAGS, set, replaces the config's flags rather than adding to them.
       RUSTFLAGS=${SHIP_RUSTFLAGS:-} cargo zigbuild --release --locked -p hookmux --target "$triple.$GLIBC_MAX" >&2
       ;;
-    *-apple-darwin)
+    *-apple-darwin | *-windows-msvc)
       cargo build --release --locked -p hookmux --target "$triple" >&2
       ;;
     *) echo "release-npm: cannot build $triple" >&2; return 1 ;;
   esac
-  echo "$target_dir/$triple/release/hookmux"
+  echo "$target_dir/$triple/release/$(binary_name "$triple")"
+}
+
+# The binary's file name for a target.
+binary_name() {
+  case $1 in
+    *-windows-*) echo hookmux.exe ;;
+    *) echo hookmux ;;
+  esac
 }
 
 licenses() {
@@ -120,9 +134,15 @@ licenses() {
 
 # The platform package of one target, from its binary.
 platform_package() {
-  local triple=$1 binary=$2 name os cpu dir
+  local triple=$1 binary=$2 name os cpu dir file
   read -r name os cpu < <(platform "$triple")
-  [[ -x $binary ]] || { echo "release-npm: $binary is not an executable file" >&2; return 1; }
+  file=$(binary_name "$triple")
+  # A Windows binary needs no executable bit, and has none where it was copied from a Linux disk.
+  if [[ $os == win32 ]]; then
+    [[ -f $binary ]] || { echo "release-npm: $binary is not a file" >&2; return 1; }
+  else
+    [[ -x $binary ]] || { echo "release-npm: $binary is not an executable file" >&2; return 1; }
+  fi
   if [[ $os == linux ]]; then
     check_glibc "$binary"
   fi
@@ -133,8 +153,8 @@ platform_package() {
   cp "$binary" "$staged"
   rm -rf "$dir"
   mkdir -p "$dir/bin"
-  mv "$staged" "$dir/bin/hookmux"
-  chmod 755 "$dir/bin/hookmux"
+  mv "$staged" "$dir/bin/$file"
+  chmod 755 "$dir/bin/$file"
   licenses "$dir"
   local libc=""
   [[ $os == linux ]] && libc=',
@@ -148,10 +168,11 @@ platform_package() {
   "repository": { "type": "git", "url": "git+https://github.com/hookmux/hookmux.git" },
   "os": ["$os"],
   "cpu": ["$cpu"]$libc,
-  "files": ["bin/hookmux", "LICENSE-MIT", "LICENSE-APACHE"],
+  "files": ["bin/$file", "LICENSE-MIT", "LICENSE-APACHE"],
   "preferUnplugged": true
 }
 JSON
+  # shellcheck disable=SC2016 # Markdown's backticks, not a command
   printf '# @hookmux/cli-%s\n\nThe hookmux binary for %s %s. Install `hookmux` instead: it depends on this package\non this platform.\n' \
     "$name" "$os" "$cpu" >"$dir/README.md"
   pack "$dir"
@@ -188,7 +209,8 @@ main_package() {
     "@hookmux/cli-linux-x64": "$version",
     "@hookmux/cli-linux-arm64": "$version",
     "@hookmux/cli-darwin-arm64": "$version",
-    "@hookmux/cli-darwin-x64": "$version"
+    "@hookmux/cli-darwin-x64": "$version",
+    "@hookmux/cli-win32-x64": "$version"
   }
 }
 JSON
@@ -200,14 +222,19 @@ pack() {
   (cd "$out" && npm pack --silent "$1" >/dev/null)
 }
 
-for triple in "${targets[@]}"; do
-  platform "$triple" >/dev/null
-  binary=$(build "$triple")
-  platform_package "$triple" "$binary"
-done
-for pair in "${binaries[@]}"; do
-  platform_package "${pair%%=*}" "${pair#*=}"
-done
+# Each loop only when its array has items: bash before 4.4 calls an empty "${a[@]}" unbound.
+if [[ ${#targets[@]} -gt 0 ]]; then
+  for triple in "${targets[@]}"; do
+    platform "$triple" >/dev/null
+    binary=$(build "$triple")
+    platform_package "$triple" "$binary"
+  done
+fi
+if [[ ${#binaries[@]} -gt 0 ]]; then
+  for pair in "${binaries[@]}"; do
+    platform_package "${pair%%=*}" "${pair#*=}"
+  done
+fi
 if [[ $main -eq 1 ]]; then
   main_package
 fi

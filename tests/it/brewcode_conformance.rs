@@ -38,7 +38,7 @@ fn assert_all_same(command: &mut Command) {
 #[test]
 fn every_recorded_scenario_is_the_same() {
     if !python3_runs() {
-        return common::skip("the brewcode conformance scenarios need python3 on PATH");
+        return common::skip("python3", "the brewcode conformance scenarios need python3 on PATH");
     }
     let _grepai_stopped = common::no_grepai_lookalikes();
     assert_all_same(
@@ -52,7 +52,7 @@ fn every_recorded_scenario_is_the_same() {
 #[test]
 fn every_extra_scenario_is_the_same() {
     if !python3_runs() {
-        return common::skip("the brewcode conformance scenarios need python3 on PATH");
+        return common::skip("python3", "the brewcode conformance scenarios need python3 on PATH");
     }
     let _grepai_stopped = common::no_grepai_lookalikes();
     assert_all_same(

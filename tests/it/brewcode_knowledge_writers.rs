@@ -205,6 +205,10 @@ impl Drop for Mounted {
 }
 
 #[test]
+#[cfg_attr(
+    not(target_os = "linux"),
+    ignore = "mounts a tmpfs, which is Linux's; the RLIMIT_FSIZE tests cover a failed add everywhere"
+)]
 fn an_add_on_a_full_disk_leaves_the_file_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let mount = dir.path().join("disk");
@@ -216,7 +220,10 @@ fn an_add_on_a_full_disk_leaves_the_file_as_it_was() {
         .status()
         .is_ok_and(|status| status.success());
     if !mounted {
-        return common::skip("cannot mount a tmpfs here (not root?); the RLIMIT_FSIZE test covers a failed add");
+        return common::skip(
+            "tmpfs",
+            "cannot mount a tmpfs here (not root?); the RLIMIT_FSIZE test covers a failed add",
+        );
     }
     let _unmount = Mounted(mount.clone());
     project_in(&mount);

@@ -37,7 +37,6 @@ fn session_start(project: &Path) -> String {
 }
 
 #[test]
-#[cfg(target_os = "linux")]
 fn a_process_whose_command_line_names_mcp_serve_is_running() {
     let _alone = common::grepai_lookalikes_running();
     let project = indexed_project();
@@ -46,11 +45,15 @@ fn a_process_whose_command_line_names_mcp_serve_is_running() {
     let ollama = ollama();
 
     // A shell whose command line carries "grepai mcp-serve"; `; :` keeps it from exec'ing sleep.
-    let mut child =
-        std::process::Command::new("sh").args(["-c", "sleep 30; :", "grepai mcp-serve --dir x"]).spawn().unwrap();
-    let cmdline = format!("/proc/{}/cmdline", child.id());
+    // It marks itself started in a file: its command line is set by then, on every Unix.
+    let started = project.path().join("started");
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", ": > \"$1\"; sleep 30; :", "grepai mcp-serve --dir x"])
+        .arg(&started)
+        .spawn()
+        .unwrap();
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !std::fs::read(&cmdline).is_ok_and(|c| String::from_utf8_lossy(&c).contains("grepai mcp-serve")) {
+    while !started.exists() {
         assert!(Instant::now() < deadline, "the stand-in process did not start");
         std::thread::sleep(Duration::from_millis(10));
     }

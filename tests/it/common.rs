@@ -62,9 +62,6 @@ fn move_paths(value: &mut serde_json::Value, dir: &Path) {
     }
 }
 
-/// A test that cannot run here for lack of a prerequisite says `SKIPPED: <why>` and passes, but
-/// fails under CI (`CI` set to `true` or `1`): there a missing prerequisite is a broken set-up
-/// that must not pass unnoticed. Call it as `return common::skip(...)`.
 /// A project folder of its own whose `.claude/settings.json` holds `settings`.
 pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -73,9 +70,20 @@ pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
     dir
 }
 
-pub fn skip(why: &str) {
+/// A test that cannot run here for lack of a prerequisite (`needs`: `postgres`, `tmpfs`,
+/// `noroot`, `python3`, `node`) says `SKIPPED: <why>` and passes. Under CI (`CI` set to `true` or
+/// `1`, as GitHub sets it) a missing prerequisite is a broken set-up that must not pass
+/// unnoticed, and the test fails, unless the runner declares it absent on purpose:
+/// `HOOKMUX_TEST_WITHOUT` lists what that runner does not provide (comma-separated), and the
+/// workflow says why beside it. Call it as `return common::skip(...)`.
+pub fn skip(needs: &str, why: &str) {
     let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1");
-    assert!(!ci, "SKIPPED under CI: {why}");
+    let declared =
+        std::env::var("HOOKMUX_TEST_WITHOUT").is_ok_and(|absent| absent.split(',').any(|name| name.trim() == needs));
+    assert!(
+        !ci || declared,
+        "SKIPPED under CI: {why} (a runner without `{needs}` on purpose lists it in HOOKMUX_TEST_WITHOUT)"
+    );
     // Straight to stderr rather than through eprintln!, which the test harness captures: a skip
     // shows in the output of a plain `cargo test`.
     let _ = writeln!(std::io::stderr(), "SKIPPED: {why}");

@@ -97,25 +97,34 @@ fn a_hung_hook_and_its_children_are_gone_after_the_timeout() {
     }
 }
 
-/// Whether `pid` is a running process (not gone, not a zombie waiting to be reaped).
+/// Whether `pid` is a running process (not gone, not a zombie waiting to be reaped), as `ps`
+/// shows it on every Unix.
 fn running(pid: i32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat.rfind(')').and_then(|end| stat[end + 1..].split_whitespace().next());
-    !matches!(state, None | Some("Z" | "X" | "x"))
+    let state = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_default();
+    !state.is_empty() && !state.starts_with('Z')
 }
 
-/// `pid sid` as a hook's background process wrote them.
-fn pid_and_session(project: &Project, file: &str) -> (i32, i32) {
+/// `pid pgid` as a hook's background process wrote them.
+fn pid_and_group(project: &Project, file: &str) -> (i32, i32) {
     let text = project.read(file);
     let mut words = text.split_whitespace().map(|word| word.parse::<i32>().expect("a number"));
-    (words.next().expect("a pid"), words.next().expect("a session id"))
+    (words.next().expect("a pid"), words.next().expect("a process group id"))
 }
 
-/// Each process writes `pid sid` into FILE once it runs (through a rename, so that a reader sees
-/// both or nothing).
+/// Each process writes `pid pgid` into FILE once it runs (through a rename, so that a reader sees
+/// both or nothing). For use inside a single-quoted `sh -c '…'`.
 fn record_self(file: &str) -> String {
-    format!("read -r pid comm state ppid pgrp sid rest < /proc/$$/stat; echo \"$$ $sid\" > {file}.tmp; mv {file}.tmp {file}")
+    format!("echo \"$$ $(ps -o pgid= -p $$)\" > {file}.tmp; mv {file}.tmp {file}")
 }
+
+/// `setsid PROGRAM ARGS…` in a hook's shell on every Unix: the `setsid` command is util-linux's,
+/// which macOS lacks; perl and its POSIX module are on both (Debian's essential perl-base, the
+/// perl macOS ships). A process that leaves for a session of its own also leads a new group.
+const SETSID: &str = "perl -MPOSIX -e 'setsid() or die \"setsid: $!\"; exec @ARGV or die \"exec: $!\"'";
 
 /// A child that leaves the hook's process group with `setsid` is still the hook's: when the hook
 /// times out, Claude Code 2.1.328 signals every process it finds below the hook in the process
@@ -123,14 +132,11 @@ fn record_self(file: &str) -> String {
 /// SIGKILL after the grace period, although the hook, its parent, is gone by then.
 #[test]
 fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
-    if !Path::new("/proc/self/stat").exists() {
-        return common::skip("no /proc to find the hook's processes in");
-    }
     let escape = record_self("escaped");
     let stubborn = record_self("stubborn");
     let script = format!(
-        "setsid sh -c '{escape}; exec sleep 300' >/dev/null 2>&1 & \
-         setsid sh -c 'trap \"\" TERM; {stubborn}; while :; do sleep 1; done' >/dev/null 2>&1 & \
+        "{SETSID} sh -c '{escape}; exec sleep 300' >/dev/null 2>&1 & \
+         {SETSID} sh -c 'trap \"\" TERM; {stubborn}; while :; do sleep 1; done' >/dev/null 2>&1 & \
          while [ ! -s escaped ] || [ ! -s stubborn ]; do sleep 0.05; done; echo ready > ready; sleep 300"
     );
     let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
@@ -139,8 +145,8 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
     assert!(out.json()["systemMessage"].as_str().unwrap().contains("timed out after 10 s"), "{}", out.stdout);
     assert_eq!(project.read("ready"), "ready\n", "the hook's children did not start in time");
     for file in ["escaped", "stubborn"] {
-        let (pid, session) = pid_and_session(&project, file);
-        assert_eq!(pid, session, "{file} left the hook's session and group");
+        let (pid, group) = pid_and_group(&project, file);
+        assert_eq!(pid, group, "{file} left the hook's session and group");
         let gone = wait_until(Duration::from_secs(10), || !running(pid));
         if !gone {
             // SAFETY: only signals the process this test's hook started, identified just above.
@@ -156,20 +162,17 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
 /// process running; nothing the host sees depends on it.
 #[test]
 fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
-    if !Path::new("/proc/self/environ").exists() {
-        return common::skip("no /proc to find the hook's processes in");
-    }
     let daemon = record_self("daemon");
     let script = format!(
-        "(setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
+        "({SETSID} sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
          while [ ! -s daemon ]; do sleep 0.05; done; echo ready > ready; sleep 300"
     );
     let project = Project::new(hooks("PreToolUse", json!([{"type": "command", "command": script, "timeout": 10}])));
     let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0));
     assert_eq!(project.read("ready"), "ready\n", "the hook's child did not start in time");
-    let (pid, session) = pid_and_session(&project, "daemon");
-    assert_eq!(pid, session, "the daemon left the hook's session and group");
+    let (pid, group) = pid_and_group(&project, "daemon");
+    assert_eq!(pid, group, "the daemon left the hook's session and group");
     let gone = wait_until(Duration::from_secs(10), || !running(pid));
     if !gone {
         // SAFETY: only signals the process this test's hook started, identified just above.
@@ -187,13 +190,13 @@ fn background_children_of_a_hook_that_exits_keep_running() {
     let daemon = record_self("daemon");
     let script = format!(
         "nohup sh -c '{plain}; exec sleep 300' >/dev/null 2>&1 & \
-         (setsid sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
+         ({SETSID} sh -c '{daemon}; exec sleep 300' >/dev/null 2>&1 &); \
          while [ ! -s plain ] || [ ! -s daemon ]; do sleep 0.05; done; exit 0"
     );
     let project = Project::new(hooks("PreToolUse", json!([command(&script)])));
     let out = project.dispatch(project.bash_event());
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let pids = ["plain", "daemon"].map(|file| pid_and_session(&project, file).0);
+    let pids = ["plain", "daemon"].map(|file| pid_and_group(&project, file).0);
     let alive = pids.map(running);
     for pid in pids {
         // SAFETY: only signals the processes this test's hook started.
@@ -234,36 +237,63 @@ fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
     assert_eq!(project.dispatch(project.bash_event()).json()["hookSpecificOutput"]["additionalContext"], "READY");
 }
 
-/// Runs dispatch and returns its peak resident set in KiB (from wait4's rusage).
-#[allow(clippy::zombie_processes)] // reaped by wait4, which std's Child does not know about
-/// dispatch's own peak RSS, as GNU time reports it. Measured from `time`, a small process that
-/// starts dispatch, rather than from this test binary: a process forked from a large one counts
-/// the parent's pages it shared before `exec` in its peak.
+/// dispatch's own peak resident set in KiB, and its stdout. Measured by `peak_rss_probe` in a
+/// small process of its own (this test binary started again to run that one test) rather than
+/// from here: on Linux a child's peak counts the pages it shared with the process that forked
+/// it, and this test binary, running many tests at once, is large.
 fn peak_rss_kib(project: &Project, event: &Value) -> (i64, String) {
-    let report = project.file("rss.txt");
-    let mut child = std::process::Command::new("/usr/bin/time")
-        .args(["-f", "%M", "-o"])
-        .arg(&report)
-        .arg(env!("CARGO_BIN_EXE_hookmux"))
+    std::fs::write(project.file("event.json"), event.to_string()).unwrap();
+    let probe = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "dispatch::peak_rss_probe", "--include-ignored", "--test-threads=1", "--quiet"])
+        .env(PROBE_DIR, project.path())
+        .output()
+        .expect("run the probe");
+    assert!(probe.status.success(), "the probe failed: {}", String::from_utf8_lossy(&probe.stdout));
+    let peak = project.read("rss.txt").trim().parse().expect("a peak RSS in KiB");
+    (peak, project.read("stdout.json"))
+}
+
+/// The project folder `peak_rss_probe` measures dispatch in (`hooks.json`, `event.json`).
+const PROBE_DIR: &str = "HOOKMUX_TEST_RSS_PROBE_DIR";
+
+/// Runs dispatch in the folder `PROBE_DIR` names and writes its peak RSS in KiB to `rss.txt`, its
+/// stdout to `stdout.json`: `wait4` reports a child's peak on Linux and macOS alike (in KiB on
+/// Linux, bytes on macOS), where GNU time is Linux's only.
+#[test]
+#[ignore = "run by a_hook_printing_50_mib_leaves_dispatch_memory_bounded, in a small process of its own"]
+#[allow(clippy::zombie_processes)] // reaped by wait4, which std's Child does not know about
+fn peak_rss_probe() {
+    use std::os::unix::process::CommandExt;
+    use std::process::{Command, Stdio};
+    let Some(dir) = std::env::var_os(PROBE_DIR).map(PathBuf::from) else { return };
+    let mut dispatch = Command::new(env!("CARGO_BIN_EXE_hookmux"));
+    dispatch
         .args(["dispatch", "--settings"])
-        .arg(project.file("hooks.json"))
+        .arg(dir.join("hooks.json"))
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("CLAUDE_PROJECT_DIR", project.path())
-        .env("HOME", project.path())
-        .env("TMPDIR", project.path())
-        .current_dir(project.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("GNU time (/usr/bin/time) runs dispatch");
-    child.stdin.take().unwrap().write_all(event.to_string().as_bytes()).unwrap();
-    let mut stdout = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
-    assert!(child.wait().unwrap().success());
-    let peak = project.read("rss.txt").trim().parse().expect("a peak RSS in KiB");
-    (peak, stdout)
+        .env("CLAUDE_PROJECT_DIR", &dir)
+        .env("HOME", &dir)
+        .env("TMPDIR", &dir)
+        .current_dir(&dir)
+        .stdin(std::fs::File::open(dir.join("event.json")).unwrap())
+        .stdout(std::fs::File::create(dir.join("stdout.json")).unwrap())
+        .stderr(Stdio::null());
+    // A hook for pre_exec makes std fork rather than spawn with a shared address space, whose
+    // peak (this process's) the child would report as its own.
+    // SAFETY: the hook does nothing.
+    unsafe { dispatch.pre_exec(|| Ok(())) };
+    let child = dispatch.spawn().expect("spawn dispatch");
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 writes only into the two locals passed by pointer.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "dispatch failed: status {status}");
+    let peak_kib = if cfg!(target_os = "macos") { usage.ru_maxrss / 1024 } else { usage.ru_maxrss };
+    std::fs::write(dir.join("rss.txt"), peak_kib.to_string()).unwrap();
 }
 
 #[test]

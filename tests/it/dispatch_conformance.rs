@@ -280,7 +280,9 @@ fn scenarios(folder: &str) -> Vec<PathBuf> {
 
 /// hookmux's own scenarios that this stand-in host can drive: not those needing the loopback
 /// hook server, an environment of their own (auto-compaction), subagents or background hooks.
-fn own_scenarios() -> Vec<PathBuf> {
+/// `processes` picks those whose hooks watch processes through Linux's own tools (the
+/// util-linux `setsid` command, `/proc`), as they were recorded, or the others.
+fn own_scenarios(processes: bool) -> Vec<PathBuf> {
     scenarios("conformance/hookmux")
         .into_iter()
         .filter(|scenario| {
@@ -290,6 +292,7 @@ fn own_scenarios() -> Vec<PathBuf> {
                 && !settings.contains("HOOK_PORT")
                 && !settings.contains("\"async\"")
                 && !script.contains("\"Agent\"")
+                && (settings.contains("/proc/") || settings.contains("setsid ")) == processes
         })
         .collect()
 }
@@ -303,8 +306,19 @@ fn every_shared_scenario_behaves_as_claude_code_recorded() {
 
 #[test]
 fn hookmux_scenarios_behave_as_claude_code_recorded() {
-    let own = own_scenarios();
+    let own = own_scenarios(false);
     assert!(own.len() >= 35, "{} scenarios", own.len());
+    check(&own);
+}
+
+#[test]
+#[cfg_attr(
+    not(target_os = "linux"),
+    ignore = "recorded with util-linux's setsid and /proc, which macOS lacks; dispatch's process tests cover the same there"
+)]
+fn hookmux_process_scenarios_behave_as_claude_code_recorded() {
+    let own = own_scenarios(true);
+    assert_eq!(own.len(), 3, "the procs-* scenarios: {own:?}");
     check(&own);
 }
 

@@ -19,9 +19,11 @@ struct Machine {
 impl Machine {
     fn new() -> Machine {
         let root = tempfile::tempdir().expect("a temporary folder");
-        let home = root.path().join("home");
-        let project = root.path().join("project");
-        let bin = root.path().join("bin");
+        // doctor names files by their real paths; macOS's temporary folders are under a link.
+        let real = std::fs::canonicalize(root.path()).expect("the temporary folder's real path");
+        let home = real.join("home");
+        let project = real.join("project");
+        let bin = real.join("bin");
         for dir in [&home, &project.join(".claude"), &project.join(".git"), &bin] {
             std::fs::create_dir_all(dir).expect("create a folder");
         }
@@ -78,9 +80,6 @@ fn assert_problem(out: &common::Output, file: &Path, fix: &str) {
 
 #[test]
 fn a_healthy_install_passes() {
-    if !Path::new("/usr/bin").is_dir() {
-        return common::skip("no /usr/bin");
-    }
     let m = Machine::installed();
     let out = m.doctor();
     assert_eq!(out.code, Some(0), "{}{}", out.stdout, out.stderr);

@@ -17,7 +17,7 @@ fn node_major() -> Option<u32> {
 #[test]
 fn the_plugin_passes_its_tests_with_this_hookmux() {
     if node_major().is_none_or(|major| major < 20) {
-        return common::skip("the OpenCode plugin's tests need Node.js 20 or later on PATH (`node`)");
+        return common::skip("node", "the OpenCode plugin's tests need Node.js 20 or later on PATH (`node`)");
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The plugin's hookmux keeps state under HOME and the tests' projects go to TMPDIR: both

@@ -73,3 +73,58 @@ fn version_names_the_commit_or_says_there_is_none() {
         }
     }
 }
+
+/// The npm package's launcher (`npm/hookmux/`) copied into a folder of its own, where no platform
+/// package is installed: what a machine npm has no binary for gets (musl, Windows on arm64, a
+/// package left out with `--omit=optional`).
+fn launcher_without_a_binary() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let node = std::process::Command::new("node").arg("--version").output();
+    if !node.is_ok_and(|out| out.status.success()) {
+        crate::common::skip("node", "the npm launcher's test needs Node.js on PATH (`node`)");
+        return None;
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let package = dir.path().join("hookmux");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("npm/hookmux");
+    for folder in ["bin", "lib"] {
+        std::fs::create_dir_all(package.join(folder)).expect("a package folder");
+        for entry in std::fs::read_dir(source.join(folder)).expect("the launcher's sources") {
+            let path = entry.expect("an entry").path();
+            std::fs::copy(&path, package.join(folder).join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    std::fs::write(package.join("package.json"), r#"{"name": "hookmux", "type": "module"}"#).expect("package.json");
+    let launcher = package.join("bin/hookmux.js");
+    Some((dir, launcher))
+}
+
+/// Hosts read a hook's exit 1 as a non-blocking error and carry on: a launcher with no binary to
+/// start would turn every guard `install` moved behind dispatch off without a word. It blocks the
+/// tool call instead (exit 2, how to install on stderr), and on Stop, where exit 2 would keep the
+/// agent going, tells the user with exit 0.
+#[test]
+fn the_npm_launcher_without_a_binary_never_exits_1() {
+    let Some((_dir, launcher)) = launcher_without_a_binary() else { return };
+    let node = |args: &[&str], stdin: &str| {
+        Hookmux::new(std::iter::once(launcher.to_string_lossy().into_owned()).chain(args.iter().map(|a| a.to_string())))
+            .stdin(stdin.to_string())
+            .run_program("node")
+    };
+    let write_env =
+        r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Write","tool_input":{"file_path":".env"}}"#;
+    for args in [&["dispatch"][..], &["dispatch", "--host", "codex"], &["run", "protect-paths"]] {
+        let out = node(args, write_env);
+        assert_eq!(out.code, Some(2), "{args:?} blocks the tool call: {out:?}");
+        assert!(out.stderr.starts_with("hookmux: ") && out.stderr.contains("cargo install hookmux"), "{out:?}");
+        assert_eq!(out.stdout, "", "{out:?}");
+    }
+    let out = node(&["dispatch"], "{not json");
+    assert_eq!(out.code, Some(2), "an event it cannot read is blocked too: {out:?}");
+    for event in ["Stop", "SubagentStop", "AfterAgent"] {
+        let out = node(&["dispatch"], &format!(r#"{{"hook_event_name":"{event}","stop_hook_active":false}}"#));
+        assert_eq!(out.code, Some(0), "{event}: {out:?}");
+        assert!(out.json()["systemMessage"].as_str().is_some_and(|m| m.contains("cargo install hookmux")), "{out:?}");
+    }
+    let out = node(&["--version"], "");
+    assert_eq!(out.code, Some(2), "{out:?}");
+}

@@ -208,7 +208,7 @@ fn a_read_only_state_dir_fails_open_and_still_injects() {
     let site = Site::new();
     site.seed();
     let Some(state) = read_only_dir(&site) else {
-        return common::skip("no read-only folder: root here cannot set its noroot secure bit");
+        return common::skip("noroot", "no read-only folder: root here cannot set its noroot secure bit");
     };
     let event =
         json!({"hook_event_name": "UserPromptSubmit", "session_id": "ro", "prompt": "staging deploys"}).to_string();

@@ -28,10 +28,13 @@ static DATABASES: AtomicUsize = AtomicUsize::new(0);
 impl Database {
     fn create(test: &str) -> Option<Database> {
         let Some(admin) = std::env::var("HOOKMUX_TEST_POSTGRES_URL").ok().filter(|url| !url.is_empty()) else {
-            common::skip(&format!(
-                "{test}: HOOKMUX_TEST_POSTGRES_URL is not set (a postgres:// URL of a role that may create \
-                 databases; .ci/run starts a server and sets it)"
-            ));
+            common::skip(
+                "postgres",
+                &format!(
+                    "{test}: HOOKMUX_TEST_POSTGRES_URL is not set (a postgres:// URL of a role that may create \
+                     databases; .ci/run starts a server and sets it)"
+                ),
+            );
             return None;
         };
         let name = format!("hookmux_it_{}_{}", std::process::id(), DATABASES.fetch_add(1, Ordering::SeqCst));
@@ -169,7 +172,7 @@ fn a_wrong_password_is_reported_without_the_password() {
     let Some(database) = Database::create("a_wrong_password_is_reported_without_the_password") else { return };
     let mut url = url::Url::parse(&database.url).unwrap();
     if url.password().is_none() {
-        return common::skip("HOOKMUX_TEST_POSTGRES_URL has no password: the server may trust every login");
+        return common::skip("postgres", "HOOKMUX_TEST_POSTGRES_URL has no password: the server may trust every login");
     }
     let mut client = admin_client(&database.url);
     let _ = client.batch_execute("CREATE ROLE hookmux_wrong_password_test LOGIN PASSWORD 'right-one'");

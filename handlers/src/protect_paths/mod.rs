@@ -2,14 +2,17 @@
 //!
 //! Globs are relative to the project root, with `*` stopping at `/` and `**` crossing folders:
 //! `.env` is the root's `.env` only, `**/*.pem` is any `.pem`. A path under the root is matched
-//! relative to it; a path outside the root is matched as the absolute path it is. A denied call
+//! relative to it; a path outside the root is matched as the absolute path it is. A path is also
+//! matched as where it really is, its folders' and its own symlinks followed (as far as they
+//! exist; the file may be new): a root or a path spelled through a link (macOS's `/tmp` and
+//! `/var` are links into `/private`), or a link to a protected file, is denied. A denied call
 //! gets `permissionDecision: deny` with a reason naming the pattern; every other call gets no
 //! decision at all, never an `allow`, which would skip the host's own permission prompt.
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::paths;
@@ -77,39 +80,87 @@ impl Handler for ProtectPaths {
             return Ok(Answer::none());
         };
 
-        let candidate = match_candidate(Path::new(raw_path), cx.cwd(), cx.project_root());
         let allow: Vec<&str> = args.values("allow").iter().map(String::as_str).collect();
-        if !allow.is_empty() && glob_set(&allow)?.is_match(&candidate) {
-            return Ok(Answer::none());
-        }
         let defaults: &[&str] = if args.flag("no-defaults") { &[] } else { DEFAULT_GLOBS };
         let extra: Vec<&str> = args.values("deny").iter().map(String::as_str).collect();
-        let mut pattern = None;
-        for patterns in [defaults, extra.as_slice()] {
-            if pattern.is_none() && !patterns.is_empty() {
-                pattern = glob_set(patterns)?.matches(&candidate).first().map(|&index| patterns[index]);
+        for candidate in match_candidates(Path::new(raw_path), cx.cwd(), cx.project_root()) {
+            if !allow.is_empty() && glob_set(&allow)?.is_match(&candidate) {
+                continue;
+            }
+            let mut pattern = None;
+            for patterns in [defaults, extra.as_slice()] {
+                if pattern.is_none() && !patterns.is_empty() {
+                    pattern = glob_set(patterns)?.matches(&candidate).first().map(|&index| patterns[index]);
+                }
+            }
+            if let Some(pattern) = pattern {
+                return Ok(Answer::deny(format!(
+                    "hookmux protect-paths: {verb} `{candidate}` is not allowed: it matches the protected \
+                     pattern `{pattern}`. Ask the user to make this change themselves."
+                )));
             }
         }
-        let Some(pattern) = pattern else {
-            return Ok(Answer::none());
-        };
-        Ok(Answer::deny(format!(
-            "hookmux protect-paths: {verb} `{candidate}` is not allowed: it matches the protected \
-             pattern `{pattern}`. Ask the user to make this change themselves."
-        )))
+        Ok(Answer::none())
     }
 }
 
 register_handler!(ProtectPaths);
 
-/// The string globs are matched against: the path relative to the project root when it lies
-/// under it, else the absolute path.
-fn match_candidate(path: &Path, cwd: &Path, root: &Path) -> String {
+/// The strings globs are matched against: the path as the tool call spells it, then, when it
+/// differs, as it really is on disk. Each is relative to the project root when it lies under it
+/// (the root taken the same way), else absolute.
+fn match_candidates(path: &Path, cwd: &Path, root: &Path) -> Vec<String> {
     let absolute = paths::absolute(path, cwd);
     let root = paths::absolute(root, cwd);
-    match absolute.strip_prefix(&root) {
+    let spelled = relative_or_absolute(&absolute, &root);
+    let real = relative_or_absolute(&physical(&absolute), &physical(&root));
+    if real == spelled {
+        vec![spelled]
+    } else {
+        vec![spelled, real]
+    }
+}
+
+fn relative_or_absolute(path: &Path, root: &Path) -> String {
+    match path.strip_prefix(root) {
         Ok(relative) if !relative.as_os_str().is_empty() => relative.to_string_lossy().into_owned(),
-        _ => absolute.to_string_lossy().into_owned(),
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
+/// Where an absolute, normalized `path` really is: its folders' symlinks resolved as far as they
+/// exist, and the file's own symlink followed even when it points at a file not made yet (a
+/// write through it makes that file). Unchanged where nothing can be resolved.
+fn physical(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many links as the kernel follows in one lookup (Linux's MAXSYMLINKS).
+    for _ in 0..40 {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return path };
+        let parent = existing_physical(parent);
+        let joined = parent.join(name);
+        match std::fs::read_link(&joined) {
+            Ok(target) => path = paths::absolute(&target, &parent),
+            Err(_) => return joined,
+        }
+    }
+    path
+}
+
+/// `folder` with the longest part of it that exists canonicalized, the rest appended.
+fn existing_physical(folder: &Path) -> PathBuf {
+    let mut existing = folder;
+    let mut missing = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            return missing.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name);
+                existing = parent;
+            }
+            _ => return folder.to_path_buf(),
+        }
     }
 }
 

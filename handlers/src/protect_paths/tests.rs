@@ -2,6 +2,7 @@ use super::*;
 use hookmux_sdk::testing::TestRun;
 use hookmux_sdk::Decision;
 use serde_json::json;
+use std::path::{Path, PathBuf};
 
 fn write(path: &str) -> TestRun {
     TestRun::new(&ProtectPaths).event(json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}))
@@ -114,4 +115,40 @@ fn an_invalid_glob_is_an_error_naming_it() {
     let outcome = write("a").args(["--deny", "a[b"]).run();
     let err = outcome.answer.unwrap_err().to_string();
     assert!(err.contains("`a[b`"), "{err}");
+}
+
+/// A root or a path spelled through a symlink is still the same folder (macOS's `/tmp` and
+/// `/var` are links into `/private`): whichever way the host and the model spell them, the
+/// root's `.env` is the root's `.env`. So is a link to it, even before it exists.
+#[cfg(unix)]
+#[test]
+fn links_in_the_root_or_the_path_do_not_hide_a_protected_file() {
+    let run = |project: &Path, file: &Path, root: &Path| {
+        let dir = tempfile::tempdir().unwrap();
+        TestRun::new(&ProtectPaths)
+            .in_dir(dir)
+            .env("CLAUDE_PROJECT_DIR", root.to_str().unwrap())
+            .event(json!({"cwd": project.to_str().unwrap(), "tool_name": "Write",
+                          "tool_input": {"file_path": file.to_str().unwrap(), "content": "x"}}))
+            .answer()
+    };
+    let top = tempfile::tempdir().unwrap();
+    let real = top.path().join("real");
+    let link = top.path().join("link");
+    std::fs::create_dir_all(real.join("src")).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    std::os::unix::fs::symlink(".env", real.join("notes.txt")).unwrap();
+    for (cwd, file, root) in [
+        (&real, real.join(".env"), &link),
+        (&link, link.join(".env"), &real),
+        (&link, PathBuf::from(".env"), &real),
+        (&real, PathBuf::from(".env"), &link),
+        (&real, PathBuf::from("notes.txt"), &real),
+        (&link, link.join("src/../notes.txt"), &real),
+    ] {
+        let answer = run(cwd, &file, root);
+        assert_eq!(answer.decision, Some(Decision::Deny), "cwd {cwd:?}, file {file:?}, root {root:?}");
+        assert!(reason(&answer).contains("`.env`"), "{}", reason(&answer));
+    }
+    assert_eq!(run(&link, Path::new("src/main.rs"), &real), Answer::none());
 }

@@ -194,10 +194,12 @@ fn gemini_trust(world: &World, event: &Event) -> HostTrust {
     };
     let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
     let trusted = rules.iter().any(|(folder, level)| {
-        let folder = trust::real(Path::new(folder));
+        let folder = Path::new(folder);
         match level.as_str() {
-            Some("TRUST_FOLDER") => project.starts_with(&folder),
-            Some("TRUST_PARENT") => folder.parent().is_some_and(|parent| project.starts_with(parent)),
+            Some("TRUST_FOLDER") => project.starts_with(trust::real(folder)),
+            // The parent's real path: the folder itself need not exist, and when it does not, its
+            // own path cannot be resolved through a link (macOS's /tmp and /var are links).
+            Some("TRUST_PARENT") => folder.parent().is_some_and(|parent| project.starts_with(trust::real(parent))),
             _ => false,
         }
     });
