@@ -123,18 +123,22 @@ def run_windows(argv, stdin_path, env, direct):
             ("PeakPagefileUsage", ctypes.c_size_t),
         ]
 
+    kernel32, psapi = ctypes.windll.kernel32, ctypes.windll.psapi
+    kernel32.WaitForSingleObject.argtypes = [wintypes.HANDLE, wintypes.DWORD]
+    kernel32.GetProcessTimes.argtypes = [wintypes.HANDLE] + [ctypes.POINTER(wintypes.FILETIME)] * 4
+    psapi.GetProcessMemoryInfo.argtypes = [wintypes.HANDLE, ctypes.POINTER(Counters), wintypes.DWORD]
     with open(stdin_path, "rb") as stdin:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         handle = int(proc._handle)
-        ctypes.windll.kernel32.WaitForSingleObject(handle, 0xFFFFFFFF)
+        kernel32.WaitForSingleObject(handle, 0xFFFFFFFF)
         wall = time.perf_counter() - start
         times = [wintypes.FILETIME() for _ in range(4)]
-        ctypes.windll.kernel32.GetProcessTimes(handle, *[ctypes.byref(t) for t in times])
+        kernel32.GetProcessTimes(handle, *[ctypes.byref(t) for t in times])
         ticks = lambda t: (t.dwHighDateTime << 32 | t.dwLowDateTime) / 1e7  # noqa: E731
         counters = Counters()
         counters.cb = ctypes.sizeof(Counters)
-        ctypes.windll.psapi.GetProcessMemoryInfo(handle, ctypes.byref(counters), counters.cb)
+        psapi.GetProcessMemoryInfo(handle, ctypes.byref(counters), counters.cb)
         proc.wait()
     return Sample(wall, ticks(times[2]) + ticks(times[3]), counters.PageFaultCount, counters.PeakWorkingSetSize / 1024)
 
@@ -173,8 +177,8 @@ def main():
         else:
             sys.exit(f"startup.py: unknown option {flag} (see the top of this file)")
     if len(args) != 1:
-        sys.exit("usage: startup.py [--runs N] [--direct] [--instructions] [--against OLD_HOOKMUX] [--baseline PROGRAM] "
-                 "HOOKMUX")
+        sys.exit("usage: startup.py [--runs N] [--direct] [--instructions] [--against OLD_HOOKMUX] "
+                 "[--baseline PROGRAM] HOOKMUX")
     hookmux = os.path.abspath(args[0])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     direct = direct or WINDOWS
@@ -187,7 +191,8 @@ def main():
         write_inputs(work, root)
         home = os.path.join(work, "home")
         os.mkdir(home)
-        env = dict(os.environ, HOME=home, USERPROFILE=home, XDG_STATE_HOME=os.path.join(home, "state"))
+        state = os.path.join(home, "state")
+        env = dict(os.environ, HOME=home, USERPROFILE=home, LOCALAPPDATA=home, XDG_STATE_HOME=state)
         env.pop("HOOKMUX_TRACE", None)
         off = dict(env, HOOKMUX_TRACE="0")
         bash, write = os.path.join(work, "PreToolUse-Bash.json"), os.path.join(work, "PreToolUse-Write.json")
@@ -244,8 +249,8 @@ def main():
         peak = max(p for _, p in pages[name]) if pages[name] else float("nan")
         wall_ratio = ratios(name, base, "wall")
         cpu_ratio = ratios(name, base, "cpu")
-        print(f"{name[:45]:45} {wall:7.3f}ms {wall_ratio:5.2f}x {cpu:7.3f}ms {cpu_ratio:5.2f}x {faults:7.0f} {peak:9.0f}"
-              + (f" {counted[name] or 0:12,}" if count else ""))
+        print(f"{name[:45]:45} {wall:7.3f}ms {wall_ratio:5.2f}x {cpu:7.3f}ms {cpu_ratio:5.2f}x"
+              f" {faults:7.0f} {peak:9.0f}" + (f" {counted[name] or 0:12,}" if count else ""))
     if against:
         print("head to head (this build / --against), medians of per-round ratios:")
         for (name, *_), (other, *_) in zip(commands[1:1 + n], commands[1 + n:]):
