@@ -29,7 +29,9 @@ pub fn read_stdin() -> Vec<u8> {
     if stdin.is_terminal() {
         return Vec::new();
     }
-    let mut bytes = Vec::new();
+    // Room for a usual event up front: from empty, reading grows the buffer from 32 bytes, a
+    // system call for each doubling.
+    let mut bytes = Vec::with_capacity(16 * 1024);
     if let Err(err) = stdin.lock().read_to_end(&mut bytes) {
         eprintln!("hookmux: could not read the event from stdin: {err}");
     }

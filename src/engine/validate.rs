@@ -336,7 +336,7 @@ fn check_matcher(file: &SettingsFile, event: HookEvent, group: &Group, out: &mut
             .with_hint(risk.hint())
             .check(Check::MatcherBacktracking),
         ),
-        Matcher::All | Matcher::Pattern { .. } => {}
+        Matcher::All | Matcher::Substrings { .. } | Matcher::Pattern { .. } => {}
     }
 }
 

@@ -31,6 +31,15 @@ use std::time::Duration;
 pub enum Matcher {
     All,
     Names(Vec<String>),
+    /// A regex that is only alternatives of plain text, each maybe with a leading or trailing
+    /// `.*` (`Write|Edit|mcp__github__.*`): unanchored, it finds a match exactly where the query
+    /// holds one of the texts, so it is tested as that, without compiling it. Most regex
+    /// matchers in real settings are of this shape, and compiling a regex costs more than
+    /// planning everything else of a group.
+    Substrings {
+        source: String,
+        texts: Vec<String>,
+    },
     /// A regex; `risk` is why its shape may backtrack steeply, when it may.
     Pattern {
         source: String,
@@ -311,6 +320,9 @@ impl Matcher {
             let names = source.split(separators).map(str::trim).filter(|n| !n.is_empty()).map(str::to_string).collect();
             return Matcher::Names(names);
         }
+        if let Some(texts) = substrings(source) {
+            return Matcher::Substrings { source: source.to_string(), texts };
+        }
         // Each matcher is tested once per event: skipping regress's optimisation passes makes
         // compiling (most of planning's cost) cheaper than any matching it would speed up.
         let flags = regress::Flags { no_opt: true, ..regress::Flags::default() };
@@ -338,6 +350,14 @@ impl Matcher {
                     };
                     let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
                     Verdict::NotMatched(format!("`{query}` is not one of the exact names {list}{case_hint}"))
+                }
+            }
+            Matcher::Substrings { source, texts } => {
+                let finds = |name: &str| texts.iter().any(|text| name.contains(text.as_str()));
+                if finds(query) || legacy_names(query).filter(|_| tool_event).any(finds) {
+                    Verdict::Matched
+                } else {
+                    Verdict::NotMatched(format!("regular expression `{source}` does not match `{query}`"))
                 }
             }
             Matcher::Pattern { source, regex, risk } => {
@@ -368,6 +388,23 @@ impl Matcher {
             )),
         }
     }
+}
+
+/// The texts of a regex made only of `|`-separated alternatives of letters, digits, `_`, `-`,
+/// spaces and commas, each maybe opened or closed by `.*`; `None` for any other regex. Those
+/// characters are literal in a JavaScript regex, and an optional `.*` at either end of an
+/// unanchored alternative widens nothing (it may match no character), so the regex finds a match
+/// in a query exactly when one of the texts is a part of it (an empty text is part of any).
+fn substrings(source: &str) -> Option<Vec<String>> {
+    source
+        .split('|')
+        .map(|alternative| {
+            let text = alternative.strip_prefix(".*").unwrap_or(alternative);
+            let text = text.strip_suffix(".*").unwrap_or(text);
+            let plain = text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ' ' | ','));
+            plain.then(|| text.to_string())
+        })
+        .collect()
 }
 
 /// A query as a verdict quotes it: long ones are cut, on a character boundary.
@@ -437,6 +474,34 @@ mod tests {
         // An invalid regex never matches.
         assert!(!m("Ba[", "Bash"));
         assert!(!m("(", "("));
+    }
+
+    /// Alternatives of plain text, `.*` at their ends, are tested as substrings without compiling
+    /// a regex, and find exactly what the compiled regex finds.
+    #[test]
+    fn plain_alternatives_are_substring_tests() {
+        for source in
+            ["Write|Edit|mcp__srv0__.*", "mcp__github__.*", ".*Edit", ".*", "Bash|mcp__.*|", "Read|.*", "a b,c|.*x.*"]
+        {
+            assert!(matches!(Matcher::compile(Some(source), PreToolUse), Matcher::Substrings { .. }), "{source}");
+        }
+        for source in ["^Edit$", "Edit.", "mcp__.*__write", "Ba.*.*", "(Bash)", "Bash\\d", "a?", "é.*"] {
+            assert!(!matches!(Matcher::compile(Some(source), PreToolUse), Matcher::Substrings { .. }), "{source}");
+        }
+        let regex_finds = |source: &str, query: &str| regress::Regex::new(source).unwrap().find(query).is_some();
+        let alternative = ("(\\.\\*)?", "[ab_ ,-]{0,3}", "(\\.\\*)?");
+        proptest::proptest!(|(alternatives in proptest::collection::vec(alternative, 1..4), query in "[ab_ ,-]{0,6}")| {
+            let source = alternatives.iter().map(|(open, text, close)| format!("{open}{text}{close}"));
+            let source = source.collect::<Vec<_>>().join("|");
+            let matcher = Matcher::compile(Some(&source), PreToolUse);
+            if matches!(matcher, Matcher::Substrings { .. }) {
+                let found = regex_finds(&source, &query);
+                proptest::prop_assert_eq!(matcher.verdict(&query, true).is_match(), found, "{} on {:?}", source, query);
+            }
+        });
+        // The legacy tool names still match through the fast path.
+        assert!(m("Write|Task.*", "Agent") && m(".*Task", "Agent") && !m("Write|Edit|mcp__srv0__.*", "Bash"));
+        assert!(m("Write|Edit|mcp__srv0__.*", "mcp__srv0__query") && m("Write|Edit|mcp__srv0__.*", "NotebookEdit"));
     }
 
     #[test]
