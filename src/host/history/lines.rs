@@ -19,6 +19,10 @@ pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
 /// The longest line read; a longer one (a pasted image, a huge tool output) is skipped.
 pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
 
+/// The most entries of a folder looked at, and the most transcript files one reader looks at
+/// when it searches its folder.
+pub const MAX_FILES: usize = 20_000;
+
 /// The most lines read of one file.
 pub const MAX_LINES: usize = 4_000_000;
 
@@ -136,11 +140,11 @@ pub struct Entry {
 }
 
 /// The real folders and regular files in `dir` (symbolic links and anything else left out, as
-/// are names that are not UTF-8), at most [`super::MAX_FILES`].
+/// are names that are not UTF-8), at most [`MAX_FILES`].
 pub fn entries(dir: &Path) -> Vec<Entry> {
     let Ok(read) = std::fs::read_dir(dir) else { return Vec::new() };
     read.filter_map(Result::ok)
-        .take(super::MAX_FILES)
+        .take(MAX_FILES)
         .filter_map(|entry| {
             let kind = entry.file_type().ok()?;
             if !(kind.is_dir() || kind.is_file()) {

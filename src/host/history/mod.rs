@@ -35,8 +35,7 @@ pub const MAX_CALLS: usize = 200_000;
 /// The most sessions one reader returns for a time window.
 pub const MAX_SESSIONS: usize = 500;
 
-/// The most transcript files one reader looks at when it searches its folder.
-pub const MAX_FILES: usize = 20_000;
+pub use lines::MAX_FILES;
 
 /// One tool call the agent made, as the host recorded it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
