@@ -85,14 +85,20 @@ pub enum Status {
 /// What the trace holds, for judging sessions.
 pub struct Trace<'r> {
     records: Vec<&'r Record>,
-    /// The time of the oldest line still held.
+    /// The time of the oldest line still held, when older lines were rotated away: a call
+    /// before it may have been seen by a dispatch the trace no longer has.
     pub oldest: Option<SystemTime>,
+    /// Whether the trace holds any line.
+    pub empty: bool,
 }
 
 impl<'r> Trace<'r> {
-    pub fn new(records: &'r [Record]) -> Trace<'r> {
-        let oldest = records.iter().filter_map(|r| humantime::parse_rfc3339_weak(&r.time).ok()).min();
-        Trace { records: records.iter().collect(), oldest }
+    /// `records`, oldest first; `rotated_away` when the trace has dropped older lines.
+    pub fn new(records: &'r [Record], rotated_away: bool) -> Trace<'r> {
+        let oldest = rotated_away
+            .then(|| records.iter().filter_map(|r| humantime::parse_rfc3339_weak(&r.time).ok()).min())
+            .flatten();
+        Trace { records: records.iter().collect(), oldest, empty: records.is_empty() }
     }
 
     /// The records of the sessions whose ids are in `sessions`, in the trace's order.
@@ -155,14 +161,14 @@ pub fn judge(session: &Session, trace: &Trace<'_>, groups_now: &dyn Fn(&str) -> 
             would_match: would_match.flatten(),
         });
     }
-    let status = if records.is_empty() {
-        match trace.oldest {
-            None => Status::Unknown("the trace holds no dispatch".to_string()),
-            Some(_) if !calls.is_empty() && calls.iter().all(|c| c.pre == Seen::BeforeTrace) => Status::Unknown(
-                "the session is older than the oldest dispatch the trace still holds (rotated away)".to_string(),
-            ),
-            Some(_) => Status::NotRouted,
-        }
+    let status = if trace.empty {
+        Status::Unknown("the trace holds no dispatch".to_string())
+    } else if !calls.is_empty() && calls.iter().all(|c| c.pre == Seen::BeforeTrace) {
+        Status::Unknown(
+            "the session is older than the oldest dispatch the trace still holds (rotated away)".to_string(),
+        )
+    } else if records.is_empty() {
+        Status::NotRouted
     } else {
         Status::Covered
     };

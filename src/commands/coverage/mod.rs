@@ -126,7 +126,8 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
 
 /// The trace, as far as coverage can use it.
 enum TraceState {
-    Records(Vec<Record>),
+    /// Its lines, and whether older ones were rotated away.
+    Records(Vec<Record>, bool),
     /// Why the trace cannot tell.
     Unavailable(String),
 }
@@ -146,12 +147,16 @@ impl TraceState {
                 return TraceState::Unavailable(format!("the trace is not read: {err}"));
             }
         }
-        TraceState::Records(store.lines().iter().filter_map(|line| serde_json::from_str(line).ok()).collect())
+        let records = store.lines().iter().filter_map(|line| serde_json::from_str(line).ok()).collect();
+        // Rotation moves the files along and drops only the oldest: while the last is not there,
+        // nothing was dropped.
+        let rotated_away = std::fs::symlink_metadata(store.file(trace::store::KEEP - 1)).is_ok();
+        TraceState::Records(records, rotated_away)
     }
 
     fn records(&self) -> &[Record] {
         match self {
-            TraceState::Records(records) => records,
+            TraceState::Records(records, _) => records,
             TraceState::Unavailable(_) => &[],
         }
     }
@@ -320,14 +325,14 @@ fn report(item: Item, trace: &TraceState, groups_now: &dyn Fn(&str) -> Option<bo
     report.transcript_calls = session.calls.len();
     report.skipped = session.skipped;
     report.truncated = session.truncated;
-    let records = match trace {
-        TraceState::Records(records) => records,
+    let (records, rotated_away) = match trace {
+        TraceState::Records(records, rotated_away) => (records, *rotated_away),
         TraceState::Unavailable(why) => {
             report.status = Status::Unknown(why.clone());
             return report;
         }
     };
-    let judgement = judge::judge(&session, &Trace::new(records), groups_now);
+    let judgement = judge::judge(&session, &Trace::new(records, rotated_away), groups_now);
     report.status = judgement.status;
     if !matches!(report.status, Status::Unknown(_)) {
         report.summary = Some(Summary::of(&judgement.calls));
