@@ -28,7 +28,7 @@ def movers(run):
     project = os.path.join(run, "proj")
     key = project.replace("/", "-").replace("_", "-").replace(".", "-")
     return [(os.path.join(home, "acme"), PROJECT), (project, PROJECT), (home, HOME), (key, "-home-dev-acme"),
-            ("gemini/tmp/proj/", "gemini/tmp/acme/"), (run, HOME + "/.work")]
+            ("gemini/tmp/proj", "gemini/tmp/acme"), (run, HOME + "/.work")]
 
 
 def move(text, moves):
@@ -94,7 +94,8 @@ def main():
         for dirpath, _, names in os.walk(src):
             for name in names:
                 path = os.path.join(dirpath, name)
-                if not name.endswith((".jsonl", ".json")):
+                # The transcripts, and Claude Code's note of which call started a subagent.
+                if not (name.endswith(".jsonl") or (host == "claude" and name.endswith(".meta.json"))):
                     continue
                 dst = os.path.join(out, "home", move(os.path.relpath(path, home), moves))
                 if name.endswith(".jsonl"):

@@ -317,3 +317,98 @@ impl Summary {
         self.pre_not_routed + self.pre_host_sent_nothing + self.pre_refused
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::trace::record::GroupTrace;
+    use crate::host::history::{Call, Session};
+    use crate::host::Host;
+
+    fn record(event: &str, session: &str, tool: &str, id: Option<&str>, matcher: &str, matched: bool) -> Record {
+        Record {
+            v: 1,
+            time: "2026-12-02T10:00:00.000Z".into(),
+            host: "copilot".into(),
+            event: Some(event.into()),
+            session: Some(session.into()),
+            tool: Some(tool.into()),
+            tool_use_id: id.map(str::to_string),
+            groups: vec![GroupTrace { matcher: Some(matcher.into()), matched, hooks: 1, ..GroupTrace::default() }],
+            ..Record::default()
+        }
+    }
+
+    fn call(id: &str, tool: &str, hook_id: Option<&str>, hook_session: &str) -> Call {
+        Call {
+            id: id.into(),
+            host_tool: tool.to_lowercase(),
+            tools: vec![tool.into()],
+            hook_id: hook_id.map(str::to_string),
+            hook_session: Some(hook_session.into()),
+            ..Call::default()
+        }
+    }
+
+    fn session(calls: Vec<Call>) -> Session {
+        Session {
+            host: Host::Copilot,
+            id: "s".into(),
+            started: None,
+            modified: SystemTime::UNIX_EPOCH,
+            calls,
+            files: Vec::new(),
+            skipped: 0,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn without_ids_calls_pair_with_dispatches_by_session_tool_and_order() {
+        let records = vec![
+            record("PreToolUse", "s", "Bash", None, "Bash", true),
+            record("PreToolUse", "sub", "Bash", None, "Bash", true),
+            record("PostToolUse", "s", "Bash", None, "Bash", true),
+        ];
+        let trace = Trace::new(&records, false);
+        let judged = judge(
+            &session(vec![call("1", "Bash", None, "s"), call("2", "Bash", None, "s"), call("3", "Bash", None, "sub")]),
+            &trace,
+            &|_| None,
+        );
+        let pre: Vec<Seen> = judged.calls.iter().map(|c| c.pre).collect();
+        assert_eq!(pre, [Seen::Hooked, Seen::HostSentNothing, Seen::Hooked]);
+        // The second Bash of `s` would have been matched by the `Bash` group the session recorded.
+        assert_eq!(judged.calls[1].would_match, Some(true));
+        assert!(judged.calls[1].unguarded());
+        assert_eq!(judged.calls[2].post, Seen::HostSentNothing);
+        assert_eq!(Summary::of(&judged.calls).unguarded, 1);
+    }
+
+    #[test]
+    fn a_call_the_host_refused_or_no_group_matches_is_no_gap() {
+        let records = vec![record("PreToolUse", "s", "Bash", Some("t1"), "Bash", true)];
+        let trace = Trace::new(&records, false);
+        let mut refused = call("t2", "Bash", Some("t2"), "s");
+        refused.refused = true;
+        let judged = judge(&session(vec![refused, call("t3", "Glob", Some("t3"), "s")]), &trace, &|_| Some(true));
+        assert_eq!(judged.calls[0].pre, Seen::Refused);
+        assert_eq!((judged.calls[1].pre, judged.calls[1].would_match), (Seen::HostSentNothing, Some(false)));
+        assert_eq!(Summary::of(&judged.calls).unguarded, 0);
+        assert!(!judged.groups_from_now);
+    }
+
+    #[test]
+    fn a_session_no_dispatch_saw_is_not_routed_and_one_before_the_trace_is_unknown() {
+        let records = vec![record("Stop", "other", "", None, "", false)];
+        let judged =
+            judge(&session(vec![call("t1", "Bash", Some("t1"), "s")]), &Trace::new(&records, false), &|_| Some(true));
+        assert_eq!(judged.status, Status::NotRouted);
+        assert_eq!((judged.calls[0].pre, judged.calls[0].would_match), (Seen::NotRouted, Some(true)));
+        assert!(judged.groups_from_now);
+        let mut early = call("t1", "Bash", Some("t1"), "s");
+        early.time = humantime::parse_rfc3339_weak("2026-12-02T09:00:00Z").ok();
+        let judged = judge(&session(vec![early]), &Trace::new(&records, true), &|_| Some(true));
+        assert!(matches!(judged.status, Status::Unknown(_)), "{:?}", judged.status);
+    }
+}
