@@ -76,10 +76,7 @@ fn read(found: &Found) -> Session {
     }
     for (file, agent) in files {
         let read = lines::json_lines(&file, |line| entry(&mut session, &line, agent.as_deref()));
-        match read {
-            Ok(stats) => session.absorb(stats),
-            Err(_) => session.skipped += 1,
-        }
+        session.absorb(read);
     }
     session
 }

@@ -119,10 +119,7 @@ fn read(found: &Found) -> Session {
             }
             item(&mut session, &line, agent.as_deref());
         });
-        match read {
-            Ok(stats) => session.absorb(stats),
-            Err(_) => session.skipped += 1,
-        }
+        session.absorb(read);
     }
     session
 }

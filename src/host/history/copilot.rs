@@ -61,10 +61,7 @@ fn read(found: &Found) -> Session {
     let mut subagents = Subagents::default();
     for file in &found.files {
         let read = lines::json_lines(file, |line| event(&mut session, &mut subagents, &line));
-        match read {
-            Ok(stats) => session.absorb(stats),
-            Err(_) => session.skipped += 1,
-        }
+        session.absorb(read);
     }
     for call in &mut session.calls {
         let Some(parent) = subagents.parents.get(&call.id) else { continue };
@@ -81,29 +78,17 @@ fn event(session: &mut Session, subagents: &mut Subagents, line: &Value) {
     session.note_time(at);
     let data = line.get("data").unwrap_or(&Value::Null);
     let parent = field(data, "parentToolCallId");
-    let main_session = Some(session.id.clone());
     match field(line, "type") {
         Some("assistant.message") => {
             for request in data.get("toolRequests").and_then(Value::as_array).into_iter().flatten() {
-                let call = call(request, "toolCallId", "name", "arguments", at);
-                if let Some(mut call) = call {
-                    if let Some(parent) = parent {
-                        subagents.parents.insert(call.id.clone(), parent.to_string());
-                    } else {
-                        call.hook_session.clone_from(&main_session);
-                    }
-                    session.add(call);
+                if let Some(call) = call(request, "toolCallId", "name", "arguments", at) {
+                    add(session, subagents, call, parent);
                 }
             }
         }
         Some("tool.execution_start") => {
-            if let Some(mut call) = call(data, "toolCallId", "toolName", "arguments", at) {
-                if let Some(parent) = parent {
-                    subagents.parents.insert(call.id.clone(), parent.to_string());
-                } else {
-                    call.hook_session.clone_from(&main_session);
-                }
-                session.add(call);
+            if let Some(call) = call(data, "toolCallId", "toolName", "arguments", at) {
+                add(session, subagents, call, parent);
             }
         }
         Some("subagent.started") => {
@@ -129,6 +114,18 @@ fn event(session: &mut Session, subagents: &mut Subagents, line: &Value) {
         }
         _ => {}
     }
+}
+
+/// Adds a call: a subagent's is noted with the `task` call that started it (its hooks' session
+/// is the subagent's, known later); the main agent's hooks have the session's own.
+fn add(session: &mut Session, subagents: &mut Subagents, mut call: Call, parent: Option<&str>) {
+    match parent {
+        Some(parent) => {
+            subagents.parents.insert(call.id.clone(), parent.to_string());
+        }
+        None => call.hook_session = Some(session.id.clone()),
+    }
+    session.add(call);
 }
 
 /// A call from a `toolRequests` item or a `tool.execution_start`.

@@ -134,9 +134,15 @@ impl Session {
         }
     }
 
-    fn absorb(&mut self, stats: lines::Stats) {
-        self.skipped += stats.skipped;
-        self.truncated |= stats.truncated;
+    /// Counts what reading a file skipped; a file that could not be read at all is one skip.
+    fn absorb(&mut self, read: std::io::Result<lines::Stats>) {
+        match read {
+            Ok(stats) => {
+                self.skipped += stats.skipped;
+                self.truncated |= stats.truncated;
+            }
+            Err(_) => self.skipped += 1,
+        }
     }
 }
 
