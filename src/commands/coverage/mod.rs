@@ -241,6 +241,8 @@ fn latest_traced(env: &Env, host: &str, session: &str, newest: Option<(&'static 
 
 /// The sessions of a transcript file named on the command line.
 fn from_file(env: &Env, path: &Path, session: Option<&str>) -> anyhow::Result<Vec<Item>> {
+    // The file the user named, wherever a link they named leads: below it, nothing is followed.
+    let path = &std::fs::canonicalize(path).map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
     let head = lines::head(path, 64 * 1024).map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
     if let Some(own) = own_transcript(env, path, &head) {
         return Ok(vec![Item::Own { path: path.to_path_buf(), session: own }]);

@@ -62,7 +62,7 @@ fn session(out: &mut impl Write, report: &Report, paths: &Paths) -> io::Result<(
             1 => String::new(),
             n => format!(" and {}", count(n - 1, "subagent transcript")),
         };
-        writeln!(out, "  {DIM}{}{more}{DIM:#}", paths.show(main))?;
+        writeln!(out, "  {DIM}{}{more}{DIM:#}", shown(&paths.show(main)))?;
     }
     if report.skipped > 0 || report.truncated {
         let mut note = String::new();

@@ -60,8 +60,9 @@ fn read(found: &Found) -> Session {
     let Some(main) = found.files.first() else { return session };
     let mut files = vec![(main.clone(), None)];
     // The subagents' files: in the folder named after the session's file, beside it.
-    let subagents = main.with_extension("").join("subagents");
-    if lines::is_real_dir(&subagents) {
+    let folder = main.with_extension("");
+    let subagents = folder.join("subagents");
+    if lines::is_real_dir(&folder) && lines::is_real_dir(&subagents) {
         let mut agents: Vec<_> = lines::entries(&subagents)
             .into_iter()
             .filter(|e| !e.is_dir && e.name.ends_with(".jsonl"))

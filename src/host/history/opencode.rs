@@ -26,7 +26,7 @@ fn database(env: &Env) -> Option<PathBuf> {
 /// The database, read-only, when it is a regular file (not a link).
 fn open(path: &Path) -> Option<Connection> {
     std::fs::symlink_metadata(path).ok().filter(|m| m.is_file())?;
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX | OpenFlags::SQLITE_OPEN_NOFOLLOW;
     let conn = Connection::open_with_flags(path, flags).ok()?;
     conn.busy_timeout(Duration::from_millis(500)).ok()?;
     Some(conn)
