@@ -322,7 +322,7 @@ impl Summary {
 mod tests {
     use super::*;
     use crate::engine::trace::record::GroupTrace;
-    use crate::host::history::{Call, Session};
+    use crate::host::history::{Call, Found, Session};
     use crate::host::Host;
 
     fn record(event: &str, session: &str, tool: &str, id: Option<&str>, matcher: &str, matched: bool) -> Record {
@@ -351,16 +351,10 @@ mod tests {
     }
 
     fn session(calls: Vec<Call>) -> Session {
-        Session {
-            host: Host::Copilot,
-            id: "s".into(),
-            started: None,
-            modified: SystemTime::UNIX_EPOCH,
-            calls,
-            files: Vec::new(),
-            skipped: 0,
-            truncated: false,
-        }
+        let found = Found { host: Host::Copilot, id: "s".into(), files: Vec::new(), modified: SystemTime::UNIX_EPOCH };
+        let mut session = Session::new(&found);
+        calls.into_iter().for_each(|call| session.add(call));
+        session
     }
 
     #[test]

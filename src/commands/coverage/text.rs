@@ -6,6 +6,9 @@ use crate::commands::render::*;
 use crate::host::Host;
 use std::io::{self, Write};
 
+/// The most calls listed by name per session; `--json` has them all.
+const LISTED: usize = 25;
+
 /// What `log coverage` says when it finds no session.
 pub fn nothing(options: &Options) -> String {
     let places: Vec<&str> = crate::host::history::READERS.iter().map(|r| r.place).collect();
@@ -124,7 +127,7 @@ fn session(out: &mut impl Write, report: &Report, paths: &Paths) -> io::Result<(
     }
     writeln!(out, "  {BOLD}Not seen by a PreToolUse dispatch{BOLD:#}")?;
     let mut table = Table::new();
-    for call in missed {
+    for call in missed.iter().take(LISTED) {
         let tool = if call.tool == call.host_tool {
             shown(&call.tool)
         } else {
@@ -141,6 +144,9 @@ fn session(out: &mut impl Write, report: &Report, paths: &Paths) -> io::Result<(
         ]);
     }
     table.write(out, "    ")?;
+    if missed.len() > LISTED {
+        writeln!(out, "    {DIM}… and {} more (`--json` lists every call){DIM:#}", missed.len() - LISTED)?;
+    }
     if report.groups_from_now {
         writeln!(
             out,

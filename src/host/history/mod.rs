@@ -26,6 +26,7 @@ pub mod opencode;
 use super::Host;
 use hookmux_sdk::Env;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -84,10 +85,12 @@ pub struct Session {
     pub skipped: usize,
     /// A bound was reached: calls past it are not here.
     pub truncated: bool,
+    /// Where each call id is in `calls`.
+    at: HashMap<String, usize>,
 }
 
 impl Session {
-    fn new(found: &Found) -> Session {
+    pub(crate) fn new(found: &Found) -> Session {
         Session {
             host: found.host,
             id: found.id.clone(),
@@ -97,13 +100,14 @@ impl Session {
             files: found.files.clone(),
             skipped: 0,
             truncated: false,
+            at: HashMap::new(),
         }
     }
 
     /// Adds a call, once per id (a host may record one call in several lines); the later record
     /// of a call fills what the earlier one lacked.
-    fn add(&mut self, call: Call) {
-        if let Some(known) = self.calls.iter_mut().find(|c| c.id == call.id && !c.id.is_empty()) {
+    pub(crate) fn add(&mut self, call: Call) {
+        if let Some(known) = self.at.get(&call.id).and_then(|&at| self.calls.get_mut(at)) {
             known.refused |= call.refused;
             known.time = known.time.or(call.time);
             known.agent = known.agent.take().or(call.agent);
@@ -118,12 +122,15 @@ impl Session {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        if !call.id.is_empty() {
+            self.at.insert(call.id.clone(), self.calls.len());
+        }
         self.calls.push(call);
     }
 
     /// Marks the call with this id as refused by the host, when it is there.
     fn refuse(&mut self, id: &str) {
-        if let Some(call) = self.calls.iter_mut().find(|c| c.id == id) {
+        if let Some(call) = self.at.get(id).and_then(|&at| self.calls.get_mut(at)) {
             call.refused = true;
         }
     }
