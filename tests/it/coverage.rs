@@ -321,3 +321,16 @@ fn doctor_shows_each_hosts_recent_coverage() {
     assert_eq!(coverage["status"], "problem", "{coverage:#}");
     assert!(coverage["fix"].as_str().unwrap().contains("hookmux log coverage --since 7"));
 }
+
+#[test]
+fn a_subagents_own_session_is_counted_with_its_parents() {
+    // OpenCode and Copilot CLI give a subagent a session of its own: the trace has its calls
+    // under that id, and they are the parent session's calls.
+    for name in ["opencode", "copilot"] {
+        let run = Run::of(name);
+        let (out, json) = run.coverage(&["--since", "1"]);
+        assert_eq!(out.code, Some(0), "{name}");
+        assert_eq!(json["sessions"].as_array().unwrap().len(), 1, "{name}: {json:#}");
+        assert_eq!(summary(&json)["subagent_calls"], 1, "{name}");
+    }
+}

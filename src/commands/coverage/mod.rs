@@ -67,6 +67,9 @@ pub struct Report {
     pub summary: Option<Summary>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<Judged>,
+    /// The session ids its calls' hooks carry (a subagent's own, under some hosts).
+    #[serde(skip)]
+    pub hook_sessions: Vec<String>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -108,7 +111,12 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
         None => wanted(&env, options, trace.records()),
     };
     let groups_now = |tool: &str| groups_now(&env, &sources, &root, tool);
-    let reports: Vec<Report> = items.into_iter().map(|item| report(item, &trace, &groups_now)).collect();
+    let mut reports: Vec<Report> = items.into_iter().map(|item| report(item, &trace, &groups_now)).collect();
+    // A session the trace has that is a subagent's of a session read (its own id, under some
+    // hosts) is part of that one.
+    let parts: Vec<String> =
+        reports.iter().flat_map(|r| r.hook_sessions.iter().filter(|s| **s != r.session).cloned()).collect();
+    reports.retain(|r| !(r.transcripts.is_empty() && parts.contains(&r.session)));
     let totals = totals(&reports);
     let unguarded: usize = reports.iter().map(Report::unguarded).sum();
     let mut out = anstream::stdout();
@@ -300,6 +308,7 @@ fn report(item: Item, trace: &TraceState, groups_now: &dyn Fn(&str) -> Option<bo
         groups_from_now: false,
         summary: None,
         calls: Vec::new(),
+        hook_sessions: Vec::new(),
     };
     let (reader, found) = match item {
         Item::Read(reader, found) => (reader, found),
@@ -324,6 +333,9 @@ fn report(item: Item, trace: &TraceState, groups_now: &dyn Fn(&str) -> Option<bo
     let session = (reader.read)(&found);
     let mut report = unknown(session.host.name().to_string(), session.id.clone(), String::new(), session.files.clone());
     report.started = session.started;
+    report.hook_sessions = session.calls.iter().filter_map(|c| c.hook_session.clone()).collect();
+    report.hook_sessions.sort();
+    report.hook_sessions.dedup();
     report.transcript_calls = session.calls.len();
     report.skipped = session.skipped;
     report.truncated = session.truncated;
