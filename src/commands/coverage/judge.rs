@@ -59,14 +59,10 @@ pub struct Judged {
     /// (`None`: cannot be told).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub would_match: Option<bool>,
-}
-
-impl Judged {
     /// A call a PreToolUse group would have matched that no dispatch saw, though the host could
-    /// have sent it: what `log coverage` exits 1 for.
-    pub fn unguarded(&self) -> bool {
-        matches!(self.pre, Seen::NotRouted | Seen::HostSentNothing) && self.would_match == Some(true)
-    }
+    /// have sent it, in a session hookmux saw other events of: what `log coverage` exits 1 for.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unguarded: bool,
 }
 
 /// How far the session's coverage can be told.
@@ -159,6 +155,7 @@ pub fn judge(session: &Session, trace: &Trace<'_>, groups_now: &dyn Fn(&str) -> 
             pre,
             post,
             would_match: would_match.flatten(),
+            unguarded: false,
         });
     }
     let status = if trace.empty {
@@ -172,6 +169,14 @@ pub fn judge(session: &Session, trace: &Trace<'_>, groups_now: &dyn Fn(&str) -> 
     } else {
         Status::Covered
     };
+    // A session none of whose events reached hookmux is not wired to it: told, not a gap within
+    // what hookmux guards (`doctor` shows the wiring).
+    if status == Status::Covered {
+        for call in &mut calls {
+            call.unguarded =
+                matches!(call.pre, Seen::NotRouted | Seen::HostSentNothing) && call.would_match == Some(true);
+        }
+    }
     Judgement { status, calls, groups_from_now: groups.is_none() }
 }
 
@@ -291,7 +296,7 @@ impl Summary {
                 s.subagent_calls += 1;
                 s.subagent_not_seen += usize::from(call.pre.missed());
             }
-            s.unguarded += usize::from(call.unguarded());
+            s.unguarded += usize::from(call.unguarded);
         }
         s
     }
@@ -374,7 +379,7 @@ mod tests {
         assert_eq!(pre, [Seen::Hooked, Seen::HostSentNothing, Seen::Hooked]);
         // The second Bash of `s` would have been matched by the `Bash` group the session recorded.
         assert_eq!(judged.calls[1].would_match, Some(true));
-        assert!(judged.calls[1].unguarded());
+        assert!(judged.calls[1].unguarded);
         assert_eq!(judged.calls[2].post, Seen::HostSentNothing);
         assert_eq!(Summary::of(&judged.calls).unguarded, 1);
     }
@@ -399,6 +404,7 @@ mod tests {
             judge(&session(vec![call("t1", "Bash", Some("t1"), "s")]), &Trace::new(&records, false), &|_| Some(true));
         assert_eq!(judged.status, Status::NotRouted);
         assert_eq!((judged.calls[0].pre, judged.calls[0].would_match), (Seen::NotRouted, Some(true)));
+        assert!(!judged.calls[0].unguarded);
         assert!(judged.groups_from_now);
         let mut early = call("t1", "Bash", Some("t1"), "s");
         early.time = humantime::parse_rfc3339_weak("2026-12-02T09:00:00Z").ok();

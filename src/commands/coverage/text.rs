@@ -163,7 +163,7 @@ fn why(call: &Judged) -> (String, anstyle::Style) {
         Some(false) => "; no PreToolUse group would have matched it",
         None => "",
     };
-    let style = if call.unguarded() { RED } else { YELLOW };
+    let style = if call.unguarded { RED } else { YELLOW };
     let reason = match call.pre {
         Seen::NotRouted => "PreToolUse does not reach hookmux in this session",
         Seen::HostSentNothing => "the host sent no PreToolUse for it",
@@ -221,9 +221,18 @@ pub fn doctor_line(host: Host, reports: &[Report]) -> (Level, String) {
         let why = unknown.first().cloned().unwrap_or_default();
         return (Level::Info, format!("{name}: coverage of the last {days} days ({sessions}) unknown: {why}"));
     }
+    if judged == 0 {
+        return (
+            Level::Info,
+            format!(
+                "{name}, last {days} days ({sessions}): no event reached hookmux; its hooks do not go through \
+                 `hookmux dispatch`"
+            ),
+        );
+    }
     let mut message = format!("{name}, last {days} days ({sessions}): {}", sentence(&summary));
     if not_routed > 0 {
-        message.push_str(&format!("; {} reached hookmux with no event", count(not_routed, "session")));
+        message.push_str(&format!("; {} had no event through hookmux", count(not_routed, "more session")));
     }
     if summary.unguarded > 0 {
         message.push_str(&format!(
