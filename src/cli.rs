@@ -150,6 +150,22 @@ enum LogCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Which tool calls no hook saw: each call of the host's transcript beside the dispatches
+    /// that saw it; exit 1 when one a PreToolUse group would have matched was not seen.
+    Coverage {
+        /// This session (its id, or the start of it); default: the latest session.
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Every session active this recently, in days (`7`, `0.5`) or as a duration (`12h`).
+        #[arg(long, value_name = "DAYS", value_parser = days, conflicts_with = "session")]
+        since: Option<std::time::Duration>,
+        /// Read this transcript file instead of finding the host's.
+        #[arg(long, value_name = "FILE")]
+        transcript: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Per hook: calls, blocks, errors, timeouts, p50/p95/max wall time; the slowest first.
     Stats {
         #[command(flatten)]
@@ -158,6 +174,16 @@ enum LogCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `--since` of `log coverage`: a number of days, or a duration (`12h`).
+fn days(text: &str) -> Result<std::time::Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(days) if days.is_finite() && days >= 0.0 => Ok(std::time::Duration::from_secs_f64(days * 86_400.0)),
+        Ok(_) => Err(format!("`{text}` is not a number of days")),
+        Err(_) => humantime::parse_duration(text)
+            .map_err(|err| format!("`{text}`: {err} (give days, as `7`, or a duration, as `12h`)")),
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -370,6 +396,9 @@ pub fn main() -> ExitCode {
         Command::Log { command: None, filter, follow, json } => commands::log::timeline(&filter.into(), follow, json),
         Command::Log { command: Some(LogCommand::Why { tool_use_id, last, json }), .. } => {
             commands::log::why(tool_use_id.as_deref(), last, json)
+        }
+        Command::Log { command: Some(LogCommand::Coverage { session, since, transcript, json }), .. } => {
+            commands::coverage::run(&commands::coverage::Options { session, since, transcript, json })
         }
         Command::Log { command: Some(LogCommand::Stats { filter, json }), .. } => {
             commands::log::stats(&filter.into(), json)

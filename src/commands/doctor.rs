@@ -4,7 +4,8 @@
 //! The checks: which `hookmux` each installed entry runs, whether every file an installed entry
 //! names is there and parses, which hosts are wired (Claude Code's scopes, Codex, Gemini CLI,
 //! OpenCode), whether the current project is trusted, the enabled plugins' hooks, the memory
-//! store's health, and Node for the OpenCode plugin.
+//! store's health, Node for the OpenCode plugin, the trace, and each host's hook coverage of
+//! the last days.
 
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
@@ -38,7 +39,7 @@ pub enum Status {
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
     /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `opencode`, `trust`, `plugins`,
-    /// `memory`, `node`.
+    /// `memory`, `node`, `trace`, `coverage`.
     pub check: &'static str,
     pub status: Status,
     pub message: String,
@@ -121,7 +122,29 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     checks.extend(plugins(&sources));
     checks.extend(memory(env, cwd));
     checks.push(trace(env, &sources));
+    checks.extend(coverage(env, &sources, &project));
     checks
+}
+
+/// Each host's tool calls of the last days beside the trace (`hookmux log coverage`), one line
+/// per host with sessions: a problem when a call a PreToolUse group would have matched was not
+/// seen.
+fn coverage(env: &Env, sources: &Sources, project: &Path) -> Vec<Check> {
+    use super::coverage::{recent, Level, DOCTOR_DAYS};
+    let line = |(level, message): (Level, String)| {
+        let status = match level {
+            Level::Ok => Status::Ok,
+            Level::Info => Status::Info,
+            Level::Problem => Status::Problem,
+        };
+        let check = Check::new("coverage", status, message);
+        match level {
+            Level::Problem => check
+                .fix(format!("`hookmux log coverage --since {DOCTOR_DAYS}` lists the calls and why no hook saw them")),
+            _ => check,
+        }
+    };
+    recent(env, sources, project).into_iter().map(line).collect()
 }
 
 /// The dispatch trace: on or off (and why), and whether its folder can take it. Read only: a

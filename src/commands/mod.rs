@@ -2,6 +2,7 @@
 //! renders it. [`render`] holds the rendering the inspection commands share.
 
 pub mod completions;
+pub mod coverage;
 pub mod dispatch;
 pub mod doctor;
 pub mod dry_run;

@@ -8,6 +8,7 @@ pub mod codex;
 pub mod config_file;
 pub mod copilot;
 pub mod gemini;
+pub mod history;
 pub mod opencode;
 
 mod answer;

@@ -15,6 +15,7 @@ mod cli_help;
 mod codex_dispatch;
 mod codex_install;
 mod copilot;
+mod coverage;
 mod dispatch;
 mod dispatch_conformance;
 mod docs;

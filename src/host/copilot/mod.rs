@@ -161,7 +161,7 @@ fn user_settings_hold_an_installed_entry(env: &Env) -> bool {
 }
 
 /// The Claude tool a Copilot tool name stands for.
-fn claude_tool(name: &str, input: &Value) -> String {
+pub(crate) fn claude_tool(name: &str, input: &Value) -> String {
     let creates = input.get("diff").and_then(Value::as_str).is_some_and(|d| d.contains("create file mode"));
     match name {
         "bash" => "Bash",

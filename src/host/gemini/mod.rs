@@ -412,7 +412,7 @@ fn merged(input: &Value, rewrite: &Map<String, Value>) -> Value {
 }
 
 /// A stable id for a tool call (Gemini sends none): the same for its BeforeTool and AfterTool.
-fn tool_use_id(name: &str, input: &Value) -> String {
+pub(crate) fn tool_use_id(name: &str, input: &Value) -> String {
     format!("gemini_{}", &call_key(name, input)[..24])
 }
 
