@@ -1,7 +1,8 @@
 //! Reading a host's transcript files within bounds, and listing its folders without following
 //! links.
 //!
-//! A file is opened with `O_NOFOLLOW | O_NONBLOCK` and read only when it is a regular file: a
+//! A file is opened without following a link at its name and without waiting (the platform
+//! layer's `open_no_follow_nonblocking`), and read only when it is a regular file: a
 //! symbolic link, a FIFO or a device put in a host's folder (the model can make them with the
 //! tools it runs) is neither followed nor waited on. Folders are listed by what the entries are,
 //! not what they point to.
@@ -9,7 +10,6 @@
 use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -39,7 +39,7 @@ pub struct Stats {
 
 /// Opens `path` for reading when it is a regular file, and not through a symbolic link.
 pub fn open(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)?;
+    let file = hookmux_platform::fs::open_no_follow_nonblocking(OpenOptions::new().read(true), path)?;
     if !file.metadata()?.file_type().is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a regular file", path.display())));
     }
