@@ -479,7 +479,11 @@ impl Unreadable {
 /// What the settings would have run for an event that cannot be read.
 pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
     let started = (SystemTime::now(), Instant::now());
-    let event = Event::from_fields(serde_json::Map::new());
+    // The event names no project: the one the host started dispatch in (`$CLAUDE_PROJECT_DIR`
+    // first, else the current folder, where the hosts that set no variable run their hooks), so
+    // that a project's guards deny it too.
+    let cwd = world.cwd.to_string_lossy().into_owned();
+    let event = Event::from_fields(serde_json::Map::from_iter([("cwd".to_string(), cwd.into())]));
     let setup = Setup::discover(&event, world, options);
     start_trace(world, &setup, &event, started);
     world.trace.update(|record| record.problem = Some("the event could not be read".to_string()));
