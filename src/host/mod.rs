@@ -12,6 +12,7 @@ pub mod opencode;
 
 mod answer;
 pub mod patch;
+mod session_state;
 mod transcript;
 
 use crate::engine::dispatch::{DispatchOptions, World};
