@@ -357,7 +357,7 @@ pub fn report(plan: &Plan, paths: &Paths, dry_run: bool) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Removal {
     pub files: Vec<PathBuf>,
-    /// Folders left empty by that (the hooks folder, and the project's `.clinerules` or `.cline`
+    /// Folders left empty by that (the hooks folder, and the `.clinerules` or `.cline` around it
     /// when it held only that), innermost first.
     pub dirs: Vec<PathBuf>,
 }
@@ -381,7 +381,7 @@ pub fn plan_removal(paths: &Paths, scope: Scope) -> Removal {
         removal.files.extend(ours);
         if others == 0 {
             removal.dirs.push(dir.clone());
-            let parent = dir.parent().filter(|p| scope == Scope::Project && *p != paths.project);
+            let parent = dir.parent().filter(|p| *p != paths.project && *p != paths.home);
             if let Some(parent) = parent.filter(|p| std::fs::read_dir(p).map(|e| e.count()).unwrap_or(0) == 1) {
                 removal.dirs.push(parent.to_path_buf());
             }

@@ -92,6 +92,17 @@ fn install_then_uninstall_leaves_every_byte_as_it_was() {
 }
 
 #[test]
+fn a_fresh_user_install_is_undone_folders_and_all() {
+    let tree = Tree::new();
+    std::fs::remove_dir_all(&tree.paths.cline_dir).unwrap();
+    let before = tree.snapshot();
+    tree.install(Scope::User);
+    let removal = tree.uninstall(Scope::User);
+    assert_eq!(removal.dirs, [tree.paths.cline_dir.join("hooks"), tree.paths.cline_dir.clone()]);
+    assert_eq!(tree.snapshot(), before);
+}
+
+#[test]
 fn a_fresh_project_install_is_undone_folders_and_all() {
     let tree = Tree::new();
     let before = tree.snapshot();
