@@ -203,6 +203,8 @@ enum InstallHost {
     /// Gemini CLI: write settings.json entries that run your Claude Code hooks for every Gemini
     /// event.
     Gemini(crate::host::gemini::install::Args),
+    /// Cline CLI: write one hook file per Cline event that runs your Claude Code hooks.
+    Cline(crate::host::cline::install::Args),
     /// GitHub Copilot CLI: the same as `install claude` (Copilot runs the entry it leaves in
     /// Claude Code's settings file, and hookmux answers it in Copilot's form).
     Copilot {
@@ -230,6 +232,8 @@ enum UninstallHost {
     Codex(crate::host::codex::install::UninstallArgs),
     /// Gemini CLI: remove the settings.json entries `install gemini` wrote.
     Gemini(crate::host::gemini::install::UninstallArgs),
+    /// Cline CLI: remove the hook files `install cline` wrote.
+    Cline(crate::host::cline::install::UninstallArgs),
     /// GitHub Copilot CLI: the same as `uninstall claude` (one installed state serves both).
     Copilot {
         /// Which Claude Code settings file.
@@ -389,6 +393,8 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
         Command::Install { host: InstallHost::Gemini(args) } => crate::host::gemini::install::run(&args),
         Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
+        Command::Install { host: InstallHost::Cline(args) } => crate::host::cline::install::run(&args),
+        Command::Uninstall { host: UninstallHost::Cline(args) } => crate::host::cline::install::uninstall(&args),
         Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
             commands::install::uninstall_copilot(scope, dry_run)
         }

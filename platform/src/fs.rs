@@ -26,6 +26,9 @@ pub enum Access {
     Private,
     /// The user writes, everyone may read (Unix: `0644`).
     Shared,
+    /// The user writes, everyone may read and run it (Unix: `0755`): a script a host runs as a
+    /// program.
+    Executable,
     /// What a new file gets when nothing is asked (Unix: `0666` less the umask), for a file that
     /// takes the place of one the user made.
     Usual,

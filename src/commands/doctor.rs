@@ -3,9 +3,9 @@
 //!
 //! The checks: which `hookmux` each installed entry runs, whether every file an installed entry
 //! names is there and parses, which hosts are wired (Claude Code's scopes, Codex, Gemini CLI,
-//! OpenCode), whether the current project is trusted, the enabled plugins' hooks, the memory
-//! store's health, Node for the OpenCode plugin, the trace, and each host's hook coverage of
-//! the last days.
+//! Cline, OpenCode), whether the current project is trusted, the enabled plugins' hooks, the
+//! memory store's health, Node for the OpenCode plugin, the trace, and each host's hook coverage
+//! of the last days.
 
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
@@ -38,8 +38,8 @@ pub enum Status {
 /// One line of the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
-    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `opencode`, `trust`, `plugins`,
-    /// `memory`, `node`, `trace`, `coverage`.
+    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `cline`, `opencode`, `trust`,
+    /// `plugins`, `memory`, `node`, `trace`, `coverage`.
     pub check: &'static str,
     pub status: Status,
     pub message: String,
@@ -117,6 +117,7 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     let host_project = config_file::project_root(cwd);
     checks.extend(codex(env, &host_project, &programs));
     checks.extend(gemini(env, &host_project, &programs));
+    checks.extend(cline(env, &host_project, &programs));
     checks.extend(opencode(env, &host_project, &programs));
     checks.extend(trust_state(env, &project));
     checks.extend(plugins(&sources));
@@ -524,6 +525,66 @@ fn gemini(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
     let user = home_or(env, "GEMINI_CLI_HOME").map(|home| home.join(".gemini/settings.json"));
     let files: Vec<PathBuf> = user.into_iter().chain([project.join(".gemini/settings.json")]).collect();
     wired_host("gemini", "gemini", "Gemini CLI", &files, false, programs)
+}
+
+/// Cline CLI: hookmux's hook files in the folders Cline reads (`~/Documents/Cline/Hooks/`,
+/// `$CLINE_DIR/hooks/` else `~/.cline/hooks/`, the project's `.clinerules/hooks/` and
+/// `.cline/hooks/`), the `hookmux` they run, and the user's own hook files, which Cline runs too.
+fn cline(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
+    use crate::host::cline::install::{hook_files, Paths, EVENTS};
+    let Some(paths) = Paths::of(env, project) else { return Vec::new() };
+    let files: Vec<_> = paths.cline_folders().iter().flat_map(|dir| hook_files(dir)).collect();
+    let ours: Vec<_> = files.iter().filter(|f| f.ours).collect();
+    let mut checks = Vec::new();
+    let mut seen: Vec<(String, PathBuf)> = Vec::new();
+    for file in &ours {
+        let text = std::fs::read_to_string(&file.path).unwrap_or_default();
+        let commands: Vec<String> =
+            text.lines().filter_map(|l| l.trim().strip_prefix("exec ")).map(str::to_string).collect();
+        for program in dispatch_programs(&commands, "cline") {
+            let folder = file.path.parent().map(Path::to_path_buf).unwrap_or_default();
+            if !seen.contains(&(program.clone(), folder.clone())) {
+                let what = format!("the Cline hook files in {}", folder.display());
+                checks.push(programs.check("cline", &program, &what, &file.path));
+                seen.push((program, folder));
+            }
+        }
+    }
+    let mut folders: Vec<PathBuf> = ours.iter().filter_map(|f| f.path.parent().map(Path::to_path_buf)).collect();
+    folders.dedup();
+    for folder in &folders {
+        let missing: Vec<&str> = EVENTS
+            .iter()
+            .copied()
+            .filter(|e| !ours.iter().any(|f| f.event == *e && f.path.parent() == Some(folder)))
+            .collect();
+        if !missing.is_empty() {
+            checks.push(
+                Check::new(
+                    "cline",
+                    Status::Warn,
+                    format!("{} has no hookmux hook file for {}", folder.display(), missing.join(", ")),
+                )
+                .file(folder)
+                .fix("run `hookmux install cline` again (with the same --scope)"),
+            );
+        }
+    }
+    let theirs: Vec<String> = files.iter().filter(|f| !f.ours).map(|f| f.path.display().to_string()).collect();
+    if !theirs.is_empty() {
+        checks.push(Check::new(
+            "cline",
+            Status::Info,
+            format!("Cline also runs hook files that are not hookmux's: {}", theirs.join(", ")),
+        ));
+    }
+    if ours.is_empty() {
+        checks.push(
+            Check::new("cline", Status::Info, "Cline is not wired to hookmux")
+                .fix("`hookmux install cline` runs your Claude Code hooks under Cline"),
+        );
+    }
+    checks
 }
 
 fn wired_host(

@@ -43,10 +43,14 @@ pub enum Format {
 /// have to trust it.
 pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::Result<ExitCode> {
     let env = Env::from_process();
+    let only_these = !settings.is_empty();
     let (sources, root) = super::inspected_sources(&env, settings);
     let home = hookmux_platform::dirs::home(&env);
     let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
     let mut report = validate::report(&sources, &cx);
+    if !only_these {
+        report.findings.extend(cline_hook_files(&env, &root));
+    }
     if no_ignore {
         let silenced = std::mem::take(&mut report.silenced);
         report.findings.extend(silenced);
@@ -62,6 +66,13 @@ pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::R
     }
     let (errors, _) = counts(&report.findings);
     Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The hook files in Cline's folders (the user's, and the project's) that Cline never runs.
+fn cline_hook_files(env: &Env, project: &Path) -> Vec<Diagnostic> {
+    crate::host::cline::install::Paths::of(env, project)
+        .map(|paths| crate::host::cline::install::never_run(&paths))
+        .unwrap_or_default()
 }
 
 /// The diagnostics, as text: every diagnostic with file:line:column, JSON path, rule id and hint.

@@ -13,7 +13,7 @@ use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
 use crate::engine::execute::http::HttpPolicy;
-use crate::engine::execute::process::CAPTURE_CAP;
+use crate::engine::execute::process::{self, CAPTURE_CAP};
 use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
 use crate::engine::notice::{Notice, Stream, Teller};
 use crate::engine::select::builtin;
@@ -43,6 +43,10 @@ pub struct DispatchOptions {
     /// Run the enabled Claude Code plugins' hooks too. Hosts other than Claude Code set it: Claude
     /// Code runs its plugins' hooks itself.
     pub plugins: bool,
+    /// How long the host waits for the answer, where it stops waiting at a fixed time (Cline
+    /// kills a hook after 120 s): no handler is waited for past it, so the one answer always
+    /// arrives. `None`: every handler keeps its own timeout.
+    pub answer_within: Option<Duration>,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -104,6 +108,8 @@ pub struct Setup {
     pub re_entered: Vec<PathBuf>,
     /// [`DISPATCH_CHAIN`] for the handlers this dispatch starts.
     chain: String,
+    /// When the host stops waiting for the answer ([`DispatchOptions::answer_within`]).
+    pub deadline: Option<Instant>,
 }
 
 impl Setup {
@@ -150,7 +156,7 @@ impl Setup {
                 chain.files.push(real);
             }
         }
-        Setup { sources, project_root, plan_options, re_entered, chain: chain.to_env() }
+        Setup { sources, project_root, plan_options, re_entered, chain: chain.to_env(), deadline: None }
     }
 }
 
@@ -185,7 +191,8 @@ impl Chain {
 pub fn dispatch(events: &[Event], world: &World, options: &DispatchOptions) -> Result<Verdict, NotRun> {
     let started = (SystemTime::now(), Instant::now());
     let first = events.first().ok_or(NotRun::NoEvent)?;
-    let setup = Setup::discover(first, world, options);
+    let mut setup = Setup::discover(first, world, options);
+    setup.deadline = options.answer_within.map(|within| started.1 + within);
     start_trace(world, &setup, first, started);
     world.trace.update(|record| record.events = (events.len() > 1).then_some(events.len()));
     let plans: Vec<Plan<'_>> =
@@ -236,18 +243,41 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
     run.trace = world.trace.mode();
     let mut kind = None;
     let mut hook_name = String::new();
+    // Where each event's handlers end among the runs, for its own `updatedInput`.
+    let mut ends = Vec::with_capacity(planned.len());
     for (event, plan) in planned {
         kind = kind.or(plan.event);
         if hook_name.is_empty() {
             hook_name = plan.hook_name();
         }
+        // The plans run one after another: each gets what is left before the host's deadline,
+        // less what ending a hook that overran takes.
+        let bounded = setup.deadline.map(|at| {
+            let left = at.saturating_duration_since(Instant::now());
+            plan.within(left.saturating_sub(process::KILL_GRACE + process::QUIET_WINDOW))
+        });
+        let plan = bounded.as_ref().unwrap_or(plan);
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         world.trace.update(|record| record.add_plan(plan));
         run.collect(event, plan, setup, world, &teller);
+        ends.push(run.runs.len());
     }
     run.notices.extend(teller.summary());
     run.notices.extend(teller.ledger_refused());
     let kind = kind.ok_or(NotRun::NoEvent)?;
+    let updated_inputs = if planned.len() > 1 {
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        starts
+            .zip(&ends)
+            .zip(planned)
+            .map(|((start, end), (_, plan))| {
+                let own = run.labelled_in(start..*end);
+                combine::combine(plan.event.unwrap_or(kind), &plan.hook_name(), &own).updated_input
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let labelled = run.labelled();
     let mut combined = combine::combine(kind, &hook_name, &labelled);
     combined.notices.splice(0..0, run.notices.clone());
@@ -263,6 +293,8 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         record.set_combined(&combined);
     });
     wait_for_detached(std::mem::take(&mut run.detached));
+    combined.updated_inputs =
+        if updated_inputs.is_empty() { vec![combined.updated_input.clone()] } else { updated_inputs };
     Ok(Verdict { kind, combined, plain, runs: run.runs })
 }
 
@@ -365,9 +397,14 @@ impl Collected {
     }
 
     fn labelled(&self) -> Vec<Labelled<'_>> {
-        self.labels
+        self.labelled_in(0..self.runs.len())
+    }
+
+    /// The outcomes of the handlers `range` covers, with their labels.
+    fn labelled_in(&self, range: std::ops::Range<usize>) -> Vec<Labelled<'_>> {
+        self.labels[range.clone()]
             .iter()
-            .zip(&self.runs)
+            .zip(&self.runs[range])
             .filter_map(|(label, run)| run.outcome.as_ref().map(|outcome| Labelled { label, outcome }))
             .collect()
     }
@@ -442,7 +479,11 @@ impl Unreadable {
 /// What the settings would have run for an event that cannot be read.
 pub fn unreadable(world: &World, options: &DispatchOptions) -> Unreadable {
     let started = (SystemTime::now(), Instant::now());
-    let event = Event::from_fields(serde_json::Map::new());
+    // The event names no project: the one the host started dispatch in (`$CLAUDE_PROJECT_DIR`
+    // first, else the current folder, where the hosts that set no variable run their hooks), so
+    // that a project's guards deny it too.
+    let cwd = world.cwd.to_string_lossy().into_owned();
+    let event = Event::from_fields(serde_json::Map::from_iter([("cwd".to_string(), cwd.into())]));
     let setup = Setup::discover(&event, world, options);
     start_trace(world, &setup, &event, started);
     world.trace.update(|record| record.problem = Some("the event could not be read".to_string()));

@@ -41,6 +41,9 @@ pub enum Notice {
     MatcherUnchecked { matcher: String, origin: String },
     /// The dispatch trace's folder cannot be written: this dispatch is not traced.
     TraceUnwritable { why: String },
+    /// Something Claude Code would have done that the host cannot (Cline has no way to deny
+    /// one tool call and go on), worded by the host's adapter: told once per session.
+    Unexpressed(String),
 }
 
 /// Which output stream of a handler.
@@ -115,6 +118,7 @@ impl fmt::Display for Notice {
                 "hookmux: matcher `{matcher}` ({origin}) did not finish in time, so its hooks ran as if it matched; \
                  `hookmux hooks validate` shows how to rewrite it"
             ),
+            Notice::Unexpressed(text) => f.write_str(text),
             Notice::TraceUnwritable { why } => write!(
                 f,
                 "hookmux: dispatches are not traced ({why}); hooks run as usual. \

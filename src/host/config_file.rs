@@ -1,5 +1,7 @@
 //! The hosts' own configuration files, as the installers read and replace them.
 
+use crate::engine::config::trust::{self, HostTrust};
+use hookmux_platform::fs::Access;
 use anyhow::{bail, Context};
 use serde_json::Value;
 use std::io::Write;
@@ -26,8 +28,23 @@ pub fn read_json_object(path: &Path, empty: Value, not_json: &str) -> anyhow::Re
 
 /// Replaces `path` with `text` at once: a new temporary file beside it (random name, created
 /// exclusively), written and synced, given the old file's permissions (or, for a new file, the
-/// user's to write and everyone's to read: `0644` on Unix), then renamed over it. A reader sees the old file or the new one, never half of either.
+/// user's to write and everyone's to read: `0644` on Unix), then renamed over it. A reader sees
+/// the old file or the new one, never half of either.
 pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let permissions = match std::fs::metadata(path) {
+        Ok(meta) => Some(meta.permissions()),
+        Err(_) => hookmux_platform::fs::permissions(Access::Shared),
+    };
+    replace(path, text, permissions)
+}
+
+/// [`write_atomically`] for a script a host runs as a program (Cline's hook files): `0755` on
+/// Unix; on Windows what its folder gives it.
+pub fn write_executable(path: &Path, text: &str) -> anyhow::Result<()> {
+    replace(path, text, hookmux_platform::fs::permissions(Access::Executable))
+}
+
+fn replace(path: &Path, text: &str, permissions: Option<std::fs::Permissions>) -> anyhow::Result<()> {
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut temp = tempfile::Builder::new()
@@ -37,10 +54,6 @@ pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write in {}", dir.display()))?;
     temp.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     temp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
-    let permissions = match std::fs::metadata(path) {
-        Ok(meta) => Some(meta.permissions()),
-        Err(_) => hookmux_platform::fs::permissions(hookmux_platform::fs::Access::Shared),
-    };
     if let Some(permissions) = permissions {
         temp.as_file().set_permissions(permissions).with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -52,4 +65,21 @@ pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
 /// `cwd`.
 pub fn project_root(cwd: &Path) -> PathBuf {
     cwd.ancestors().find(|dir| dir.join(".git").exists()).unwrap_or(cwd).to_path_buf()
+}
+
+/// A word for `sh`: as it is when it has nothing the shell reads, else single-quoted.
+pub fn shell_quote(text: &str) -> String {
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// Whether `project` has Claude settings of its own (`.claude/settings*.json`) that neither the
+/// host (`host`) nor hookmux's trust list lets run: an installer then says how to trust it.
+pub fn has_untrusted_settings(project: &Path, host: HostTrust) -> bool {
+    let claude = project.join(".claude");
+    let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
+    has_settings && trust::decide(project, host, &hookmux_sdk::Env::from_process()) == trust::Decision::Untrusted
 }

@@ -4,6 +4,7 @@
 //! host honours. Each host also owns its installer.
 
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod config_file;
 pub mod copilot;
@@ -13,6 +14,7 @@ pub mod opencode;
 
 mod answer;
 pub mod patch;
+mod session_state;
 mod transcript;
 
 use crate::engine::dispatch::{DispatchOptions, World};
@@ -32,6 +34,9 @@ pub enum Host {
     Opencode,
     /// GitHub Copilot CLI hooks (1.0.102), which it runs from Claude Code's settings files too.
     Copilot,
+    /// Cline CLI hook files (3.0.65): its own events and tools, answered with `cancel`,
+    /// `contextModification` and `overrideInput`.
+    Cline,
 }
 
 /// Runs dispatch for `host` on the raw event the host sent, and writes the trace of what it did
@@ -47,6 +52,7 @@ pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOpt
         Host::Gemini => (host, gemini::dispatch(stdin, world, options)),
         Host::Opencode => (host, opencode::dispatch(stdin, world, options)),
         Host::Copilot => (host, copilot::dispatch(stdin, world, options)),
+        Host::Cline => (host, cline::dispatch(stdin, world, options)),
     };
     world.trace.finish(name.name(), encoded.exit_code, &encoded.stdout, &encoded.stderr);
     encoded
@@ -61,6 +67,7 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Opencode => "opencode",
             Host::Copilot => "copilot",
+            Host::Cline => "cline",
         }
     }
 }

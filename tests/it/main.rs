@@ -12,6 +12,7 @@ mod brewcode_processes;
 mod brewcode_run;
 mod claude_plugin;
 mod cli_help;
+mod cline;
 mod codex_dispatch;
 mod codex_install;
 mod copilot;

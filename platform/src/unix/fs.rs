@@ -13,6 +13,7 @@ fn mode(access: Access) -> u32 {
     match access {
         Access::Private => 0o600,
         Access::Shared => 0o644,
+        Access::Executable => 0o755,
         Access::Usual => 0o666,
     }
 }

@@ -128,6 +128,9 @@ checks! {
         "`$hookmux` or `$hookmux.ignore` has the wrong JSON type; nothing in it is applied.";
     UnknownRuleInIgnore = "unknown-rule-in-ignore", Warning,
         "`$hookmux.ignore` names a rule id that does not exist.";
+    // Hosts' own hook files.
+    ClineHookNeverRuns = "cline-hook-never-runs", Warning,
+        "A file in a Cline hook folder that Cline never runs: a Claude event's name, an extension Cline does not run, PreCompact.";
 }
 
 impl Check {

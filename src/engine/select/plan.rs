@@ -104,7 +104,7 @@ pub struct Plan<'s> {
     pub problem: Option<String>,
 }
 
-impl Plan<'_> {
+impl<'s> Plan<'s> {
     /// Claude Code's name for this occurrence in messages: `PreToolUse:Bash`, or just `Stop`.
     pub fn hook_name(&self) -> String {
         let event = self.event_name.as_deref().unwrap_or("hook");
@@ -112,6 +112,17 @@ impl Plan<'_> {
             (Some(query), Some(field)) if field != hookmux_sdk::MatchField::None => format!("{event}:{query}"),
             _ => event.to_string(),
         }
+    }
+
+    /// The plan with no handler waited for longer than `left`: a host that stops waiting for
+    /// the answer at a fixed time (Cline kills a hook after 120 s) gets one in time, every
+    /// handler past its share counting as timed out.
+    pub fn within(&self, left: Duration) -> Plan<'s> {
+        let mut plan = self.clone();
+        for handler in &mut plan.handlers {
+            handler.timeout = handler.timeout.min(left);
+        }
+        plan
     }
 }
 

@@ -66,6 +66,10 @@ pub struct Combined {
     /// PreToolUse: the winning decision and the reasons given for it.
     pub permission: Option<(Permission, Vec<String>)>,
     pub updated_input: Option<Value>,
+    /// PreToolUse, filled by dispatch: each event's own `updatedInput`, in event order, for a host
+    /// whose one call stood for several Claude calls (Cline's `run_commands` of three commands)
+    /// and writes each rewrite back to its own part.
+    pub updated_inputs: Vec<Option<Value>>,
     /// PermissionRequest: the combined `decision` object.
     pub permission_request: Option<Map<String, Value>>,
     /// Blocking messages on events that block with `decision: "block"`.

@@ -12,8 +12,8 @@
 //! `hookmux uninstall codex` removes those entries and their trust records again, recognising
 //! the entries as install does: by their command, this executable's `dispatch --host codex`.
 
-use crate::engine::config::trust::{self, HostTrust};
-use crate::host::config_file::{self, project_root, write_atomically};
+use crate::engine::config::trust::HostTrust;
+use crate::host::config_file::{self, project_root, shell_quote, write_atomically};
 use anyhow::{bail, Context as _};
 use hookmux_platform::dirs::{variable, Folder};
 use serde_json::{json, Map, Value};
@@ -145,15 +145,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// When the project has Claude settings of its own that no one trusts yet, how to let them run:
 /// under Codex, a project's own hooks run only in a project Codex or hookmux trusts.
 fn trust_offer(paths: &Paths) -> Option<String> {
-    let claude = paths.project.join(".claude");
-    let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
-    let env = hookmux_sdk::Env::from_process();
     let codex_trusts = std::fs::read_to_string(paths.config_file())
         .ok()
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
         .is_some_and(|config| is_project_trusted(&config, &paths.project));
     let host = if codex_trusts { HostTrust::Trusted } else { HostTrust::Unknown };
-    (has_settings && trust::decide(&paths.project, host, &env) == trust::Decision::Untrusted).then(|| {
+    config_file::has_untrusted_settings(&paths.project, host).then(|| {
         format!(
             "{}'s own hooks (.claude/settings*.json) run under Codex only in a trusted project: trust the folder when \
              Codex asks, or run `hookmux trust {}` if you trust its hooks.",
@@ -375,14 +372,6 @@ fn absolute(path: &Path, base: &Path) -> PathBuf {
         }
     }
     out
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 /// `hookmux uninstall codex`'s options.

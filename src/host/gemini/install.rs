@@ -8,8 +8,7 @@
 //! `hookmux uninstall gemini` removes exactly those entries again, recognising them as install
 //! does: by their command, this executable's `dispatch --host gemini`.
 
-use crate::engine::config::trust;
-use crate::host::config_file::{self, project_root, write_atomically};
+use crate::host::config_file::{self, project_root, shell_quote, write_atomically};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -178,15 +177,12 @@ pub fn report(file: &Path, change: &Change, paths: &Paths, args: &Args) -> Strin
 
 /// When the project has Claude settings of its own that no one trusts yet, how to let them run.
 fn trust_offer(project: &Path) -> Option<String> {
-    let claude = project.join(".claude");
-    let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
-    let env = hookmux_sdk::Env::from_process();
-    let world = crate::engine::dispatch::World::new(env.clone(), project.to_path_buf());
+    let world = crate::engine::dispatch::World::new(hookmux_sdk::Env::from_process(), project.to_path_buf());
     let event = hookmux_sdk::Event::from_fields(
         json!({"cwd": project.to_string_lossy()}).as_object().cloned().unwrap_or_default(),
     );
     let host = super::gemini_trust(&world, &event);
-    (has_settings && trust::decide(project, host, &env) == trust::Decision::Untrusted).then(|| {
+    config_file::has_untrusted_settings(project, host).then(|| {
         format!(
             "{}'s own hooks (.claude/settings*.json) run under Gemini CLI only in a trusted project: trust the folder \
              in Gemini, or run `hookmux trust {}` if you trust its hooks.",
@@ -284,14 +280,6 @@ fn read_settings(path: &Path) -> anyhow::Result<Value> {
         json!({}),
         "not plain JSON (hookmux does not rewrite a settings file with comments)",
     )
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

@@ -358,3 +358,20 @@ fn huge_timeouts_wait_at_most_a_day() {
     budget.session_end_budget = Some(Duration::from_millis(u64::MAX));
     assert_eq!(plan(&end, &sources, &budget).handlers[0].timeout, day);
 }
+
+#[test]
+fn within_bounds_every_timeout_and_keeps_shorter_ones() {
+    let sources = Sources::from_files(vec![file(
+        Scope::User,
+        "u",
+        &pre(r#"[{"hooks": [{"type": "command", "command": "long", "timeout": 300},
+                            {"type": "command", "command": "default"},
+                            {"type": "command", "command": "short", "timeout": 5}]}]"#),
+    )]);
+    let plan = plan(&bash("ls"), &sources, &options());
+    let bounded = plan.within(Duration::from_secs(100));
+    let timeouts: Vec<u64> = bounded.handlers.iter().map(|h| h.timeout.as_secs()).collect();
+    assert_eq!(timeouts, [100, 100, 5]);
+    let original: Vec<u64> = plan.handlers.iter().map(|h| h.timeout.as_secs()).collect();
+    assert_eq!(original, [300, 600, 5], "the plan itself is left as it was");
+}
