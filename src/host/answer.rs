@@ -120,3 +120,17 @@ pub fn as_text(value: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// A `stopReason` the host shows: one that says nothing reads as hookmux's own words.
+pub fn stop_text(reason: &str) -> String {
+    if reason.trim().is_empty() {
+        "Stopped by a hook (continue: false)".to_string()
+    } else {
+        reason.to_string()
+    }
+}
+
+/// Exit 0 and one JSON object on stdout: the answer of hosts that read JSON at any exit code.
+pub fn json_answer(value: &serde_json::Value) -> Encoded {
+    Encoded { stdout: format!("{value}\n"), stderr: String::new(), exit_code: 0 }
+}

@@ -12,6 +12,8 @@ pub mod opencode;
 
 mod answer;
 pub mod patch;
+pub mod settings_hooks;
+mod state;
 mod transcript;
 
 use crate::engine::dispatch::{DispatchOptions, World};

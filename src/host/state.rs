@@ -1,9 +1,11 @@
-//! What one Gemini session's events leave for later ones, under hookmux's state folder
-//! (`${XDG_STATE_HOME:-~/.local/state}/hookmux/gemini/<session>/`): a `continue: false` for the
-//! next model call, PreToolUse context for the tool's AfterTool, and how many Stop blocks in a row
-//! continued the turn. Nothing here is needed for safety: when the folder cannot be used, the
-//! answer is what it would be without it, and the problem is told on stderr. The folders are
-//! private (`0700`, the user's own, no links), and no file is written or read through a link.
+//! What one session's events leave for later ones, for hosts whose events cannot carry it
+//! themselves (Gemini CLI, Qwen Code), under hookmux's state folder
+//! (`${XDG_STATE_HOME:-~/.local/state}/hookmux/<host>/<session>/`): a `continue: false` for the
+//! next model call, PreToolUse context for the tool's result, how many Stop blocks in a row
+//! continued the turn, what was already told once. Nothing here is needed for safety: when the
+//! folder cannot be used, the answer is what it would be without it, and the problem is told on
+//! stderr. The folders are private (`0700`, the user's own, no links), and no file is written or
+//! read through a link.
 
 use crate::engine::dispatch::World;
 use hookmux_handlers::safe_fs;
@@ -14,30 +16,37 @@ use std::path::PathBuf;
 pub struct Store {
     /// hookmux's state folder: nothing below it may be a link.
     base: PathBuf,
+    /// The host's folder in it (`gemini`, `qwen`).
+    host: &'static str,
+    /// Its name as the user knows it, for messages.
+    label: &'static str,
     dir: PathBuf,
 }
 
 impl Store {
-    /// The session's folder (not created yet); `None` without a session id or a state folder.
-    pub fn open(world: &World, session: Option<&str>) -> Option<Store> {
+    /// The session's folder for `host` (not created yet; `label` names the host in messages);
+    /// `None` without a session id or a state folder.
+    pub fn open(world: &World, host: &'static str, label: &'static str, session: Option<&str>) -> Option<Store> {
         let session = session.filter(|s| !s.is_empty())?;
         let digest = Sha256::digest(session.as_bytes());
         let name: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
         let base = hookmux_handlers::transcript::state_dir(&world.env)?;
-        Some(Store { dir: base.join("gemini").join(name), base })
+        Some(Store { dir: base.join(host).join(name), base, host, label })
     }
 
-    fn write(&self, name: &str, text: &str) {
-        let result = [&self.base, &self.base.join("gemini"), &self.dir]
+    /// Keeps `text` under `name` for the session's later events.
+    pub fn write(&self, name: &str, text: &str) {
+        let result = [&self.base, &self.base.join(self.host), &self.dir]
             .iter()
             .try_for_each(|dir| safe_fs::private_dir(dir))
             .and_then(|()| safe_fs::replace(&self.base, &self.dir.join(name), text.as_bytes()).map_err(|(_, e)| e));
         if let Err(err) = result {
-            eprintln!("hookmux: cannot keep Gemini session state in {}: {err}", self.dir.display());
+            eprintln!("hookmux: cannot keep {} session state in {}: {err}", self.label, self.dir.display());
         }
     }
 
-    fn read(&self, name: &str) -> Option<String> {
+    /// What an earlier event kept under `name`.
+    pub fn read(&self, name: &str) -> Option<String> {
         if safe_fs::check_private_dir(&self.dir).is_err() {
             return None;
         }
@@ -47,10 +56,15 @@ impl Store {
         Some(text)
     }
 
-    fn take(&self, name: &str) -> Option<String> {
+    /// What an earlier event kept under `name`, given once: it is gone after.
+    pub fn take(&self, name: &str) -> Option<String> {
         let text = self.read(name)?;
-        let _ = std::fs::remove_file(self.dir.join(name));
+        self.remove(name);
         Some(text)
+    }
+
+    pub fn remove(&self, name: &str) {
+        let _ = std::fs::remove_file(self.dir.join(name));
     }
 
     pub fn put_stop(&self, reason: &str) {
@@ -75,7 +89,7 @@ impl Store {
 
     pub fn set_stop_blocks(&self, count: u32) {
         if count == 0 {
-            let _ = std::fs::remove_file(self.dir.join("stop-blocks"));
+            self.remove("stop-blocks");
         } else {
             self.write("stop-blocks", &count.to_string());
         }
