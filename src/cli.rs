@@ -177,6 +177,9 @@ enum InstallHost {
     /// Gemini CLI: write settings.json entries that run your Claude Code hooks for every Gemini
     /// event.
     Gemini(crate::host::gemini::install::Args),
+    /// Qwen Code: write settings.json entries that run your Claude Code hooks for every Qwen
+    /// event.
+    Qwen(crate::host::qwen::install::Args),
     /// GitHub Copilot CLI: the same as `install claude` (Copilot runs the entry it leaves in
     /// Claude Code's settings file, and hookmux answers it in Copilot's form).
     Copilot {
@@ -204,6 +207,8 @@ enum UninstallHost {
     Codex(crate::host::codex::install::UninstallArgs),
     /// Gemini CLI: remove the settings.json entries `install gemini` wrote.
     Gemini(crate::host::gemini::install::UninstallArgs),
+    /// Qwen Code: remove the settings.json entries `install qwen` wrote.
+    Qwen(crate::host::qwen::install::UninstallArgs),
     /// GitHub Copilot CLI: the same as `uninstall claude` (one installed state serves both).
     Copilot {
         /// Which Claude Code settings file.
@@ -363,6 +368,8 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Codex(args) } => crate::host::codex::install::uninstall(&args),
         Command::Install { host: InstallHost::Gemini(args) } => crate::host::gemini::install::run(&args),
         Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
+        Command::Install { host: InstallHost::Qwen(args) } => crate::host::qwen::install::run(&args),
+        Command::Uninstall { host: UninstallHost::Qwen(args) } => crate::host::qwen::install::uninstall(&args),
         Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
             commands::install::uninstall_copilot(scope, dry_run)
         }

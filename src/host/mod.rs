@@ -9,6 +9,7 @@ pub mod config_file;
 pub mod copilot;
 pub mod gemini;
 pub mod opencode;
+pub mod qwen;
 
 mod answer;
 pub mod patch;
@@ -33,6 +34,8 @@ pub enum Host {
     Opencode,
     /// GitHub Copilot CLI hooks (1.0.102), which it runs from Claude Code's settings files too.
     Copilot,
+    /// Qwen Code hooks (0.24.4): Claude's names and layout, in Qwen's own settings files.
+    Qwen,
 }
 
 /// Runs dispatch for `host` on the raw event the host sent, and writes the trace of what it did
@@ -48,6 +51,7 @@ pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOpt
         Host::Gemini => (host, gemini::dispatch(stdin, world, options)),
         Host::Opencode => (host, opencode::dispatch(stdin, world, options)),
         Host::Copilot => (host, copilot::dispatch(stdin, world, options)),
+        Host::Qwen => (host, qwen::dispatch(stdin, world, options)),
     };
     world.trace.finish(name.name(), encoded.exit_code, &encoded.stdout, &encoded.stderr);
     encoded
@@ -62,6 +66,7 @@ impl Host {
             Host::Gemini => "gemini",
             Host::Opencode => "opencode",
             Host::Copilot => "copilot",
+            Host::Qwen => "qwen",
         }
     }
 }

@@ -30,6 +30,7 @@ mod layers;
 mod opencode_plugin;
 mod plugins;
 mod properties;
+mod qwen;
 mod run_protect_paths;
 mod shipping;
 mod trace;
