@@ -3,7 +3,7 @@
 //!
 //! The checks: which `hookmux` each installed entry runs, whether every file an installed entry
 //! names is there and parses, which hosts are wired (Claude Code's scopes, Codex, Gemini CLI,
-//! OpenCode), whether the current project is trusted, the enabled plugins' hooks, the memory
+//! Qwen Code, OpenCode), whether the current project is trusted, the enabled plugins' hooks, the memory
 //! store's health, and Node for the OpenCode plugin.
 
 use crate::engine::config::entry::{self, DispatchEntry};
@@ -36,7 +36,7 @@ pub enum Status {
 /// One line of the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
-    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `opencode`, `trust`, `plugins`,
+    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `qwen`, `opencode`, `trust`, `plugins`,
     /// `memory`, `node`.
     pub check: &'static str,
     pub status: Status,
@@ -115,6 +115,7 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     let host_project = config_file::project_root(cwd);
     checks.extend(codex(env, &host_project, &programs));
     checks.extend(gemini(env, &host_project, &programs));
+    checks.extend(qwen(env, &host_project, &sources, &programs));
     checks.extend(opencode(env, &host_project, &programs));
     checks.extend(trust_state(env, &project));
     checks.extend(plugins(&sources));
@@ -498,6 +499,27 @@ fn gemini(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
     let user = home_or(env, "GEMINI_CLI_HOME").map(|home| home.join(".gemini/settings.json"));
     let files: Vec<PathBuf> = user.into_iter().chain([project.join(".gemini/settings.json")]).collect();
     wired_host("gemini", "gemini", "Gemini CLI", &files, false, programs)
+}
+
+/// Qwen Code: `~/.qwen/settings.json` (`$QWEN_HOME` standing for `~/.qwen`) and the project's
+/// `.qwen/settings.json`; then what Qwen's own rules do to the hooks there (see
+/// [`crate::host::qwen::lint`]): a timeout Qwen reads as milliseconds is a problem, a hook that
+/// runs twice a warning.
+fn qwen(env: &Env, project: &Path, sources: &Sources, programs: &Programs) -> Vec<Check> {
+    use crate::engine::config::check::Check as Rule;
+    use crate::host::qwen::lint;
+    let files = lint::settings_files(env, project);
+    let mut checks = wired_host("qwen", "qwen", "Qwen Code", &files, false, programs);
+    checks.extend(lint::lint(&files, sources).into_iter().map(|found| {
+        let status = if found.check == Rule::HostTimeoutMilliseconds { Status::Problem } else { Status::Warn };
+        let message = format!("{} at {}: {}", found.file.display(), found.path, found.message);
+        let mut check = Check::new("qwen", status, message).file(&found.file);
+        if let Some(hint) = found.hint {
+            check = check.fix(hint);
+        }
+        check
+    }));
+    checks
 }
 
 fn wired_host(

@@ -8,6 +8,7 @@ use crate::engine::config::diagnostic::{self, Diagnostic, Severity};
 use crate::engine::config::settings::FileState;
 use crate::engine::config::sources::Sources;
 use crate::engine::validate::{self, counts, Report};
+use crate::host::qwen::lint as qwen;
 use hookmux_sdk::{Env, Registry};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -43,10 +44,15 @@ pub enum Format {
 /// have to trust it.
 pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::Result<ExitCode> {
     let env = Env::from_process();
+    let only_given = !settings.is_empty();
     let (sources, root) = super::inspected_sources(&env, settings);
     let home = env.path("HOME");
     let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
     let mut report = validate::report(&sources, &cx);
+    if !only_given {
+        // The hosts' own settings files, whose hooks run beside the ones hookmux runs for them.
+        report.findings.extend(qwen::lint(&qwen::settings_files(&env, &root), &sources));
+    }
     if no_ignore {
         let silenced = std::mem::take(&mut report.silenced);
         report.findings.extend(silenced);

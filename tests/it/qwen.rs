@@ -236,3 +236,37 @@ fn session_state_is_never_written_through_a_link() {
     assert!(before.stderr.contains("cannot keep Qwen Code session state"), "{}", before.stderr);
     assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0, "nothing written through the link");
 }
+
+#[test]
+fn validate_finds_what_qwens_own_rules_do_to_the_hooks_in_its_files() {
+    let dir = project(json!({"hooks": {"PreToolUse": hook("./guard.sh")}}));
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".qwen")).unwrap();
+    let user = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": "hookmux dispatch --host qwen", "timeout": 600000}]}]}});
+    std::fs::write(home.path().join(".qwen/settings.json"), serde_json::to_string_pretty(&user).unwrap()).unwrap();
+    std::fs::create_dir_all(dir.path().join(".qwen")).unwrap();
+    let own = json!({"hooks": {"PreToolUse": hook("./guard.sh")}});
+    std::fs::write(dir.path().join(".qwen/settings.json"), serde_json::to_string_pretty(&own).unwrap()).unwrap();
+    let run = |args: &[&str]| Hookmux::new(args.to_vec()).env("HOME", home.path()).cwd(dir.path()).run();
+
+    let out = run(&["hooks", "validate", "--format", "json"]);
+    assert_eq!(out.code, Some(1), "the timeout is an error: {out:?}");
+    let findings = out.json()["findings"].as_array().unwrap().clone();
+    let rule = |id: &str| findings.iter().find(|f| f["rule"] == id).unwrap_or_else(|| panic!("no {id}: {findings:#?}"));
+    let timeout = rule("host-timeout-milliseconds");
+    assert!(timeout["file"].as_str().unwrap().ends_with(".qwen/settings.json"));
+    assert_eq!(
+        (timeout["line"].as_u64(), timeout["json_path"].as_str()),
+        (Some(9), Some("hooks.PreToolUse[0].hooks[0].timeout"))
+    );
+    let twice = rule("host-duplicate-hook");
+    assert!(twice["file"].as_str().unwrap().starts_with(dir.path().to_str().unwrap()), "{twice}");
+
+    // Only the files named: no host file.
+    let settings = dir.path().join(".claude/settings.json");
+    let named = run(&["hooks", "validate", "--format", "json", "--settings", settings.to_str().unwrap()]);
+    let rules: Vec<Value> = named.json()["findings"].as_array().unwrap().iter().map(|f| f["rule"].clone()).collect();
+    assert!(!rules.iter().any(|r| r.as_str().unwrap().starts_with("host-")), "{rules:?}");
+}

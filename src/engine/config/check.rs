@@ -128,6 +128,11 @@ checks! {
         "`$hookmux` or `$hookmux.ignore` has the wrong JSON type; nothing in it is applied.";
     UnknownRuleInIgnore = "unknown-rule-in-ignore", Warning,
         "`$hookmux.ignore` names a rule id that does not exist.";
+    // Hosts' own settings files.
+    HostTimeoutMilliseconds = "host-timeout-milliseconds", Error,
+        "A hook in a host's own settings whose timeout that host reads as milliseconds (Qwen Code: 1000 or more).";
+    HostDuplicateHook = "host-duplicate-hook", Warning,
+        "A hook in a host's own settings that your Claude settings also hold, where hookmux runs those: it runs twice.";
 }
 
 impl Check {

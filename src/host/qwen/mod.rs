@@ -56,6 +56,7 @@
 //! | notices (errors, timeouts) and `systemMessage` | `systemMessage` (Qwen shows it with the hook's progress) |
 
 pub mod install;
+pub mod lint;
 
 use super::answer::{json_answer, stop_text, Unhonoured};
 use super::state::Store;
