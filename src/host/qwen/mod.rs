@@ -598,21 +598,12 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded, carried: &Carried) -> Answer
             answer.stop_later = stop_reason;
         }
         HookEvent::PostToolUse | HookEvent::PostToolUseFailure | HookEvent::PostToolBatch => {
-            let mut appended: Vec<String> = carried.pre_context.iter().cloned().collect();
-            appended.extend(combined.blocks.iter().map(|b| labelled("blocking error", b)));
-            if !context.is_empty() {
-                appended.push(labelled("additional context", &context));
+            let appended =
+                super::answer::appended_to_result(carried.pre_context.as_deref(), combined, &context, labelled);
+            if let Some(appended) = appended {
+                specific.insert("additionalContext".into(), appended.into());
             }
-            if !appended.is_empty() {
-                specific.insert("additionalContext".into(), appended.join("\n\n").into());
-            }
-            for key in ["updatedToolOutput", "updatedMCPToolOutput"] {
-                if combined.extra.contains_key(key) {
-                    messages.push(format!(
-                        "hookmux: a {hook} hook's {key} was not applied: Qwen Code cannot replace a tool's output"
-                    ));
-                }
-            }
+            messages.extend(super::answer::unreplaced_outputs(combined, &hook, "Qwen Code"));
             answer.stop_later = stop_reason;
         }
         HookEvent::UserPromptSubmit => {
