@@ -87,6 +87,12 @@ fn continue_false_on_a_tool_lets_it_run_and_stops_the_request_that_would_send_it
     assert_eq!(next, json!({"continue": false, "stopReason": "halt everything"}));
     assert_eq!(dispatch(dir.path(), payload("UserPromptSubmit-tool-continuation", dir.path())).stdout, "", "once");
     assert_eq!(ran(dir.path()), 0, "Qwen's request with tool results is no prompt of the user's");
+    // Tool results that came with text of their own are stopped too.
+    dispatch(dir.path(), payload("PreToolUse-run_shell_command", dir.path()));
+    let mut with_text = common::event("events/qwen/UserPromptSubmit-tool-continuation.json", dir.path());
+    with_text["prompt"] = "a reminder Qwen added".into();
+    assert_eq!(dispatch(dir.path(), with_text.to_string()).json()["continue"], false);
+    assert_eq!(ran(dir.path()), 0);
 
     // A stop the turn never reached is not the next turn's.
     dispatch(dir.path(), payload("PreToolUse-run_shell_command", dir.path()));

@@ -10,10 +10,11 @@
 //! that sends tool results back to the model (`prompt: ""`) and before the request that sends a
 //! Stop hook's feedback (`prompt`: that feedback); the user's own prompt alone carries
 //! `submitted_prompt`. Those other two run no hooks (Claude Code fires UserPromptSubmit only for
-//! the user): the first is where a tool event's `continue: false` is carried out, the second is
-//! recognised by the feedback hookmux itself gave at the Stop before. A prompt without
-//! `submitted_prompt` that is neither is taken as the user's, so that a guard on prompts is never
-//! skipped by mistake. MessageDisplay, SessionDelete, TodoCreated and TodoCompleted are not
+//! the user); the second is recognised by the feedback hookmux itself gave at the Stop before. A
+//! prompt without `submitted_prompt` that is neither (tool results with text of their own) is
+//! taken as the user's, so that a guard on prompts is never skipped by mistake. Any of them
+//! without `submitted_prompt` is where a tool event's `continue: false` is carried out: it comes
+//! before the request that would send the tool's result to the model. MessageDisplay, SessionDelete, TodoCreated and TodoCompleted are not
 //! installed (no Claude hook sees them).
 //!
 //! **Tools.** `run_shell_command` → `Bash` (`is_background` → `run_in_background`), `write_file`
@@ -140,14 +141,16 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     }
     let store = Store::open(world, "qwen", "Qwen Code", event.session_id());
     if event.kind() == Some(HookEvent::UserPromptSubmit) {
-        match prompt_kind(&event) {
-            // Before the tool results go back to the model: a tool event's `continue: false`.
-            Prompt::ToolResults => {
-                return match store.as_ref().and_then(|store| store.take(STOP)) {
-                    Some(reason) => json_answer(&json!({"continue": false, "stopReason": stop_text(&reason)})),
-                    None => Encoded::default(),
-                };
+        let prompt = prompt_kind(&event);
+        // Before the request that sends tool results back to the model: a tool event's
+        // `continue: false`.
+        if prompt != Prompt::User {
+            if let Some(reason) = store.as_ref().and_then(|store| store.take(STOP)) {
+                return json_answer(&json!({"continue": false, "stopReason": stop_text(&reason)}));
             }
+        }
+        match prompt {
+            Prompt::ToolResults => return Encoded::default(),
             // A Stop hook's feedback, sent back as a prompt (merged with other Stop hooks' own).
             Prompt::Unsubmitted(text) if store.as_ref().is_some_and(|store| gave_feedback(store, &text)) => {
                 return Encoded::default();
@@ -156,6 +159,7 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
                 // A new prompt: what an interrupted turn left is not this one's.
                 if let Some(store) = &store {
                     store.remove(STOP);
+                    store.remove(STOP_FEEDBACK);
                 }
             }
         }
