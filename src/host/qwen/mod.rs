@@ -14,8 +14,8 @@
 //! prompt without `submitted_prompt` that is neither (tool results with text of their own) is
 //! taken as the user's, so that a guard on prompts is never skipped by mistake. Any of them
 //! without `submitted_prompt` is where a tool event's `continue: false` is carried out: it comes
-//! before the request that would send the tool's result to the model. MessageDisplay, SessionDelete, TodoCreated and TodoCompleted are not
-//! installed (no Claude hook sees them).
+//! before the request that would send the tool's result to the model. MessageDisplay,
+//! SessionDelete, TodoCreated and TodoCompleted are not installed (no Claude hook sees them).
 //!
 //! **Tools.** `run_shell_command` → `Bash` (`is_background` → `run_in_background`), `write_file`
 //! → `Write`, `edit` (and its old name `replace`) → `Edit`, `read_file` → `Read` (Qwen's
