@@ -252,6 +252,8 @@ fn label(host: &str) -> String {
         Ok(Host::Gemini) => "Gemini CLI",
         Ok(Host::Copilot) => "Copilot CLI",
         Ok(Host::Opencode) => "OpenCode",
+        Ok(Host::Cline) => "Cline",
+        Ok(Host::Qwen) => "Qwen Code",
         Err(_) => host,
     };
     shown(name)
