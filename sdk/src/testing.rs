@@ -20,9 +20,10 @@
 //!
 //! The project is a fresh folder that becomes the event's `cwd` and `$CLAUDE_PROJECT_DIR`;
 //! `$HOME` and `$TMPDIR` are fresh folders beside it, and no other variable is set unless the
-//! test sets it. The clock reads 2026-01-01T00:00:00Z unless the test sets another instant.
+//! test sets it. The clock reads 2026-01-01T00:00:00Z unless the test sets another instant. The
+//! project is untrusted unless the test says otherwise ([`TestRun::project_trust`]).
 
-use crate::{Answer, Args, Context, Env, Event, FixedClock, Handler};
+use crate::{Answer, Args, Context, Env, Event, FixedClock, Handler, ProjectTrust};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -46,6 +47,7 @@ pub struct TestRun {
     unset: Vec<String>,
     now: SystemTime,
     dry: bool,
+    trust: ProjectTrust,
     files: Vec<(PathBuf, Vec<u8>)>,
     project: Option<TempDir>,
 }
@@ -86,6 +88,7 @@ impl TestRun {
             unset: Vec::new(),
             now: UNIX_EPOCH + DEFAULT_NOW,
             dry: false,
+            trust: ProjectTrust::Untrusted,
             files: Vec::new(),
             project: None,
         }
@@ -169,6 +172,12 @@ impl TestRun {
         self
     }
 
+    /// What hookmux decided about the project's trust (see [`ProjectTrust`]); untrusted unless set.
+    pub fn project_trust(mut self, trust: ProjectTrust) -> TestRun {
+        self.trust = trust;
+        self
+    }
+
     /// Performs the call. Panics on a test-setup mistake (unknown option, unwritable temp dir),
     /// never on what the handler does.
     pub fn run(self) -> TestOutcome {
@@ -229,7 +238,11 @@ impl TestRun {
         let project_root = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(|| cwd.clone());
         let cx = Context::new(Arc::new(event.clone()), args, cwd, project_root, Arc::new(env))
             .with_clock(Arc::new(FixedClock(self.now)))
-            .with_dry(self.dry);
+            .with_dry(self.dry)
+            .with_project_trust({
+                let trust = self.trust;
+                Arc::new(move || trust)
+            });
         let answer = self.handler.handle(&cx);
         TestOutcome { answer, diagnostics: cx.diagnostics().lines(), event, root }
     }
