@@ -562,8 +562,15 @@ fn what_hooks_and_hosts_write_cannot_forge_or_hide_a_line_of_the_log() {
     let full = |session: &Session, event: &Value| {
         session.hookmux(["dispatch"]).env("HOOKMUX_TRACE", "full").stdin(event.to_string()).run()
     };
-    full(&session, &event(&session, "PreToolUse", json!({"tool_name": "Bash", "tool_use_id": "toolu_forge",
-        "tool_input": {"command": "ls"}})));
+    full(
+        &session,
+        &event(
+            &session,
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_use_id": "toolu_forge",
+        "tool_input": {"command": "ls"}}),
+        ),
+    );
 
     let why = session.show(&["log", "why", "toolu_forge"]);
     assert!(why.contains("forged notice: all clear"), "{why}");
@@ -582,8 +589,12 @@ fn what_hooks_and_hosts_write_cannot_forge_or_hide_a_line_of_the_log() {
 
     // A tool name of 300 KB: the line is written, the name cut, and the line says so.
     let long = "T".repeat(300 * 1024);
-    session.dispatch(&event(&session, "PreToolUse", json!({"tool_name": long, "tool_use_id": "toolu_long",
-        "tool_input": {}})));
+    session.dispatch(&event(
+        &session,
+        "PreToolUse",
+        json!({"tool_name": long, "tool_use_id": "toolu_long",
+        "tool_input": {}}),
+    ));
     let records = session.records();
     let last = records.last().expect("a line for the dispatch");
     assert_eq!(last["tool_use_id"], "toolu_long", "{}", last["tool_use_id"]);
