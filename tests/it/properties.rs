@@ -1139,6 +1139,7 @@ fn invocation(event: Event, cwd: PathBuf) -> Invocation {
         cwd,
         project_root: sandbox().to_path_buf(),
         dry: true,
+        project_trust: builtin::decided(hookmux_sdk::ProjectTrust::Untrusted),
     }
 }
 

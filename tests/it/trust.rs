@@ -191,7 +191,8 @@ impl Listener {
 #[test]
 fn a_checkouts_store_url_is_used_only_for_a_trusted_project() {
     let server = Listener::start();
-    let wakeup = json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "hookmux run wakeup"}]}]}});
+    let wakeup =
+        json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "hookmux run wakeup"}]}]}});
     let c = Clone::new(json!({}));
     std::fs::write(c.home.join(".claude/settings.json"), wakeup.to_string()).expect("write");
     std::fs::create_dir_all(c.repo.join(".git")).expect("mkdir");
@@ -234,12 +235,8 @@ fn a_checkouts_store_url_is_used_only_for_a_trusted_project() {
     assert_eq!(server.taken(), 1, "{out:?}");
     let out = run(&["dispatch"], prompt("s-claude"), &[]);
     assert_eq!(server.taken(), 1, "{out:?}");
-    let out = c
-        .hookmux(["run", "wakeup"])
-        .env("USER", "tester")
-        .env("CLAUDECODE", "1")
-        .stdin(prompt("s-claude-run"))
-        .run();
+    let out =
+        c.hookmux(["run", "wakeup"]).env("USER", "tester").env("CLAUDECODE", "1").stdin(prompt("s-claude-run")).run();
     assert_eq!(server.taken(), 1, "{out:?}");
     let real = std::fs::canonicalize(&c.repo).expect("real path");
     std::fs::create_dir_all(c.home.join(".codex")).expect("mkdir");

@@ -19,7 +19,7 @@ use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::plugins;
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
 use crate::engine::config::trust::{self, HostTrust};
-use hookmux_sdk::{Env, Event, HookEvent};
+use hookmux_sdk::{Env, Event, HookEvent, ProjectTrust};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -95,9 +95,9 @@ impl Discovery {
 
     /// For the host that sent the event: whether it, or hookmux's trust list, trusts the project.
     pub fn for_host(mut self, host: HostTrust, env: &Env) -> Discovery {
-        self.project_trusted = match &self.project_root {
-            Some(root) => trust::decide(root, host, env) != trust::Decision::Untrusted,
-            None => true,
+        self.project_trust = match &self.project_root {
+            Some(root) => trust::decide(root, host, env),
+            None => ProjectTrust::Trusted("there is no project"),
         };
         self
     }
@@ -180,7 +180,7 @@ impl Sources {
         for file in found {
             follower.push(file, &mut sources.files, &mut Vec::new());
         }
-        if !discovery.project_trusted {
+        if !discovery.project_trust.is_trusted() {
             sources.untrusted = set_aside_project_files(&mut sources.files, discovery.project_root.as_deref());
         }
         if discovery.installed_only {

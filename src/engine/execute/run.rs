@@ -40,6 +40,8 @@ pub struct RunContext {
     pub http: HttpPolicy,
     /// Built-ins write no state (dry-run `--exec`).
     pub dry: bool,
+    /// The project's trust, as dispatch decided it, for the built-ins.
+    pub project_trust: ProjectTrust,
 }
 
 impl RunContext {
@@ -63,7 +65,16 @@ impl RunContext {
         }
         env.set(DISPATCH_CHAIN, chain);
         let stdin = event.hook_stdin();
-        RunContext { event, stdin, env: Arc::new(env), cwd, project_root, http, dry }
+        RunContext {
+            event,
+            stdin,
+            env: Arc::new(env),
+            cwd,
+            project_root,
+            http,
+            dry,
+            project_trust: ProjectTrust::Untrusted,
+        }
     }
 }
 

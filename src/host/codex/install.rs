@@ -149,7 +149,7 @@ fn trust_offer(paths: &Paths) -> Option<String> {
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
         .is_some_and(|config| is_project_trusted(&config, &paths.project));
     let host = if codex_trusts { HostTrust::Trusted } else { HostTrust::Unknown };
-    (has_settings && trust::decide(&paths.project, host, &env) == trust::Decision::Untrusted).then(|| {
+    (has_settings && !trust::decide(&paths.project, host, &env).is_trusted()).then(|| {
         format!(
             "{}'s own hooks (.claude/settings*.json) run under Codex only in a trusted project: trust the folder when \
              Codex asks, or run `hookmux trust {}` if you trust its hooks.",

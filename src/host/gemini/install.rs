@@ -186,7 +186,7 @@ fn trust_offer(project: &Path) -> Option<String> {
         json!({"cwd": project.to_string_lossy()}).as_object().cloned().unwrap_or_default(),
     );
     let host = super::gemini_trust(&world, &event);
-    (has_settings && trust::decide(project, host, &env) == trust::Decision::Untrusted).then(|| {
+    (has_settings && !trust::decide(project, host, &env).is_trusted()).then(|| {
         format!(
             "{}'s own hooks (.claude/settings*.json) run under Gemini CLI only in a trusted project: trust the folder \
              in Gemini, or run `hookmux trust {}` if you trust its hooks.",
