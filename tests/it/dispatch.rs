@@ -407,7 +407,11 @@ fn exec_form_puts_in_only_the_hosts_own_placeholders() {
     });
     let out = out.run();
     let root = project.path().display();
-    assert_eq!(project.read("exec.txt"), format!("{root}|${{HOME}}|${{PROBE_TOKEN}}|${{UNSET_NAME}}|${{}}|"), "{out:?}");
+    assert_eq!(
+        project.read("exec.txt"),
+        format!("{root}|${{HOME}}|${{PROBE_TOKEN}}|${{UNSET_NAME}}|${{}}|"),
+        "{out:?}"
+    );
     assert_eq!(project.read("plugin-root.txt"), "", "a plugin variable outside a plugin: not run");
     assert!(out.stderr.contains("not associated with a plugin"), "{out:?}");
 

@@ -59,26 +59,44 @@ pub struct Discovery {
     /// `dispatch --installed`: run only the hooks behind installed entries; the rest of each
     /// settings file is the host's to run.
     pub installed_only: bool,
-    /// Whether the project's own files (project and local scope) may be read: see
-    /// [`super::trust`]. Claude Code's view, trusted, unless [`Discovery::for_host`] says.
-    pub project_trusted: bool,
+    /// Whether the project's own files (project and local scope, and what built-in handlers
+    /// read of the project) may be used: see [`super::trust`]. Claude Code's view, trusted, unless
+    /// [`Discovery::for_host`] says.
+    pub project_trust: ProjectTrust,
     /// Whether the enabled plugins' hooks are sources too ([`super::plugins`]): for hosts that do
     /// not run them themselves, and for the inspection commands.
     pub plugins: bool,
+    /// Where the hooks run (the event's `cwd` when it is a folder, else the project root), and
+    /// their environment: what an entry's file names are read against ([`entry::Places`]).
+    pub hook_cwd: Option<PathBuf>,
+    pub env: Env,
 }
 
 impl Discovery {
     /// From the environment hookmux runs in and the event it got.
     pub fn new(env: &Env, event: &Event, explicit: Vec<PathBuf>) -> Discovery {
+        let project_root = project_root(env, event);
+        let hook_cwd = event.cwd().filter(|cwd| cwd.is_dir()).or_else(|| project_root.clone());
         Discovery {
             home: env.path("HOME"),
             config_dir: env.path("CLAUDE_CONFIG_DIR"),
-            project_root: project_root(env, event),
+            project_root,
             managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(DEFAULT_MANAGED_DIR)),
             explicit,
             installed_only: false,
-            project_trusted: true,
+            project_trust: ProjectTrust::Trusted("the host asked the user"),
             plugins: false,
+            hook_cwd,
+            env: env.clone(),
+        }
+    }
+
+    /// What an entry's words stand for where the hooks run.
+    pub fn places(&self) -> entry::Places<'_> {
+        entry::Places {
+            project_root: self.project_root.as_deref(),
+            cwd: self.hook_cwd.as_deref(),
+            env: Some(&self.env),
         }
     }
 
@@ -172,7 +190,7 @@ impl Sources {
         });
         let mut sources = Sources::default();
         let mut follower = Follower {
-            project_root: discovery.project_root.as_deref(),
+            places: discovery.places(),
             installed_only: discovery.installed_only,
             loaded: BTreeSet::new(),
             entries: 0,
@@ -265,7 +283,7 @@ fn require(file: &mut SettingsFile, named_by: &str) {
 
 /// Reads the hooks files that hookmux's entries name, each after the file that names it.
 struct Follower<'a> {
-    project_root: Option<&'a Path>,
+    places: entry::Places<'a>,
     installed_only: bool,
     /// The files read so far (as real paths where they exist): each is read once.
     loaded: BTreeSet<PathBuf>,
@@ -323,7 +341,7 @@ impl Follower<'_> {
                     let HookKind::Command { command, args, .. } = &spec.kind else {
                         return true;
                     };
-                    let targets = match entry::recognise(command, args.as_deref(), self.project_root) {
+                    let targets = match entry::recognise(command, args.as_deref(), &self.places) {
                         Some(DispatchEntry::Installed) => vec![entry::installed_hooks_file(&settings_path)],
                         Some(DispatchEntry::Settings(files)) if !self.installed_only => files,
                         _ => return true,
