@@ -282,7 +282,7 @@ fn a_project_that_redefines_a_users_guard_weaker_is_warned_about() {
         let out = m.hookmux(&["hooks", "validate"], "/usr/bin:/bin");
         let warned: Vec<&str> = out.stdout.lines().filter(|l| l.contains("[weakened-redefinition]")).collect();
         assert_eq!(warned.len(), 1, "{redefined}: {}{}", out.stdout, out.stderr);
-        assert!(out.stdout.contains(&user.display().to_string()), "{redefined}: {}", out.stdout);
+        assert!(warned[0].contains("~/.claude/settings.json"), "the user's file: {}", out.stdout);
         assert!(out.stdout.contains(&project.display().to_string()) && out.stdout.contains(says), "{}", out.stdout);
 
         let out = m.doctor();
