@@ -419,7 +419,7 @@ pub fn main() -> ExitCode {
         Command::Completions { shell } => commands::completions::run(shell, command()),
         Command::Man { dir } => commands::man::run(dir.as_deref(), command()),
         // Built-in command groups: `Command::Name(commands) => commands.run(),`
-        Command::Wakeup(commands) => commands.run(),
+        Command::Wakeup(commands) => commands.run(&crate::host::project_trust),
         Command::Brewcode(commands) => commands.run(),
     };
     match result {

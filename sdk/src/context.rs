@@ -1,11 +1,12 @@
 //! Everything a handler may consult: the event, its arguments, where it runs, the environment,
-//! the clock, whether this is a dry run, and where its diagnostics go.
+//! the clock, whether this is a dry run, whether the project is trusted, and where its
+//! diagnostics go.
 
-use crate::{Args, Event};
+use crate::{Args, Event, ProjectTrust};
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
 /// The time source a handler reads. Tests fix it; the runtime uses the system clock.
@@ -117,6 +118,10 @@ impl Diagnostics {
     }
 }
 
+/// How the runtime decides a project's trust when a handler first asks: at once under `dispatch`,
+/// which has decided already, or by reading the hosts' records under `hookmux run`.
+pub type TrustDecider = Arc<dyn Fn() -> ProjectTrust + Send + Sync>;
+
 /// One handler call's world.
 pub struct Context {
     event: Arc<Event>,
@@ -126,6 +131,8 @@ pub struct Context {
     env: Arc<Env>,
     clock: Arc<dyn Clock>,
     dry: bool,
+    trust: Option<TrustDecider>,
+    decided: OnceLock<ProjectTrust>,
     diagnostics: Diagnostics,
 }
 
@@ -140,8 +147,17 @@ impl Context {
             env,
             clock: Arc::new(SystemClock),
             dry: false,
+            trust: None,
+            decided: OnceLock::new(),
             diagnostics: Diagnostics::default(),
         }
+    }
+
+    /// Says how the project's trust is decided (see [`ProjectTrust`]); without it, the project
+    /// is untrusted.
+    pub fn with_project_trust(mut self, decide: TrustDecider) -> Context {
+        self.trust = Some(decide);
+        self
     }
 
     /// Replaces the clock.
@@ -195,6 +211,12 @@ impl Context {
     /// write no state (no markers, no files, no locks, no database rows).
     pub fn dry(&self) -> bool {
         self.dry
+    }
+
+    /// Whether the project is trusted (see [`ProjectTrust`]): decided by the runtime the first
+    /// time a handler asks, and the same answer after that.
+    pub fn project_trust(&self) -> ProjectTrust {
+        *self.decided.get_or_init(|| self.trust.as_ref().map_or(ProjectTrust::Untrusted, |decide| decide()))
     }
 
     /// Writes one diagnostic line (stderr, never the model).

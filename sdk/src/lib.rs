@@ -50,18 +50,21 @@
 mod answer;
 mod args;
 pub mod bash;
+pub mod bound;
 mod context;
 mod event;
 mod handler;
 mod registry;
 pub mod testing;
+mod trust;
 
 pub use answer::{Answer, Decision};
 pub use args::{Args, ArgsError};
-pub use context::{Clock, Context, Diagnostics, Env, FixedClock, SystemClock};
+pub use context::{Clock, Context, Diagnostics, Env, FixedClock, SystemClock, TrustDecider};
 pub use event::{json_kind, Event, EventSpec, Exit2, HookEvent, MatchField};
 pub use handler::{Handler, HandlerInfo, OptionKind, OptionSpec};
 pub use registry::{DuplicateHandler, Location, Registration, Registry};
+pub use trust::ProjectTrust;
 
 /// Re-exported so that handler crates need no direct dependency on them.
 pub use anyhow;

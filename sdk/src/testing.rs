@@ -20,9 +20,11 @@
 //!
 //! The project is a fresh folder that becomes the event's `cwd` and `$CLAUDE_PROJECT_DIR`;
 //! the home and temporary folders (`$HOME` and `$TMPDIR` on Unix) are fresh folders beside it,
-//! and no other variable is set unless the test sets it. The clock reads 2026-01-01T00:00:00Z unless the test sets another instant.
+//! and no other variable is set unless the test sets it. The clock reads 2026-01-01T00:00:00Z
+//! unless the test sets another instant. The project is untrusted unless the test says
+//! otherwise ([`TestRun::project_trust`]).
 
-use crate::{Answer, Args, Context, Env, Event, FixedClock, Handler};
+use crate::{Answer, Args, Context, Env, Event, FixedClock, Handler, ProjectTrust};
 use hookmux_platform::dirs::{variable, Folder};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -47,6 +49,7 @@ pub struct TestRun {
     unset: Vec<String>,
     now: SystemTime,
     dry: bool,
+    trust: ProjectTrust,
     files: Vec<(PathBuf, Vec<u8>)>,
     project: Option<TempDir>,
 }
@@ -87,6 +90,7 @@ impl TestRun {
             unset: Vec::new(),
             now: UNIX_EPOCH + DEFAULT_NOW,
             dry: false,
+            trust: ProjectTrust::Untrusted,
             files: Vec::new(),
             project: None,
         }
@@ -170,6 +174,12 @@ impl TestRun {
         self
     }
 
+    /// What hookmux decided about the project's trust (see [`ProjectTrust`]); untrusted unless set.
+    pub fn project_trust(mut self, trust: ProjectTrust) -> TestRun {
+        self.trust = trust;
+        self
+    }
+
     /// Performs the call. Panics on a test-setup mistake (unknown option, unwritable temp dir),
     /// never on what the handler does.
     pub fn run(self) -> TestOutcome {
@@ -230,7 +240,11 @@ impl TestRun {
         let project_root = env.path("CLAUDE_PROJECT_DIR").unwrap_or_else(|| cwd.clone());
         let cx = Context::new(Arc::new(event.clone()), args, cwd, project_root, Arc::new(env))
             .with_clock(Arc::new(FixedClock(self.now)))
-            .with_dry(self.dry);
+            .with_dry(self.dry)
+            .with_project_trust({
+                let trust = self.trust;
+                Arc::new(move || trust)
+            });
         let answer = self.handler.handle(&cx);
         TestOutcome { answer, diagnostics: cx.diagnostics().lines(), event, root }
     }

@@ -11,10 +11,10 @@ use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
 use crate::engine::config::shell_words::{self, words};
 use crate::engine::config::sources::{self, Discovery, Sources};
-use crate::engine::config::trust::{self, Decision, HostTrust, TrustList};
+use crate::engine::config::trust::{self, HostTrust, TrustList};
 use crate::host::config_file;
 use hookmux_platform::dirs::{variable, Folder};
-use hookmux_sdk::{Env, Event};
+use hookmux_sdk::{Env, Event, ProjectTrust};
 use serde::Serialize;
 use serde_json::Value;
 use std::io::Write;
@@ -113,7 +113,7 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     let project = sources::project_root(env, &event).unwrap_or_else(|| cwd.to_path_buf());
     let sources = Sources::load(&discovery);
     let programs = Programs { env, this: this.as_deref() };
-    checks.extend(claude(&discovery, &sources, &project, &programs));
+    checks.extend(claude(&discovery, &sources, &programs));
     let host_project = config_file::project_root(cwd);
     checks.extend(codex(env, &host_project, &programs));
     checks.extend(gemini(env, &host_project, &programs));
@@ -121,6 +121,7 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     checks.extend(qwen(env, &host_project, &sources, &programs));
     checks.extend(opencode(env, &host_project, &programs));
     checks.extend(trust_state(env, &project));
+    checks.extend(redefinitions(&sources));
     checks.extend(plugins(&sources));
     checks.extend(memory(env, cwd));
     checks.push(trace(env, &sources));
@@ -264,22 +265,22 @@ impl Programs<'_> {
     }
 }
 
-/// The first hookmux entry of a settings file: its program and what it names.
-fn claude_entry(file: &SettingsFile, project: &Path) -> Option<(String, DispatchEntry)> {
-    file.hooks.iter().flat_map(|(_, groups)| groups).flat_map(|group| &group.hooks).find_map(|hook| {
-        let HookKind::Command { command, args, .. } = &hook.kind else { return None };
-        let found = entry::recognise(command, args.as_deref(), Some(project))?;
-        let program = match args {
-            Some(_) => command.clone(),
-            None => words(command, |_| None)?.into_iter().next()?,
-        };
-        Some((program, found))
-    })
+/// The hookmux entries of a settings file, each once: the program and what it names, read as
+/// dispatch reads them.
+fn claude_entries(file: &SettingsFile, places: &entry::Places<'_>) -> Vec<entry::Entry> {
+    let mut entries: Vec<entry::Entry> = Vec::new();
+    for hook in file.hooks.iter().flat_map(|(_, groups)| groups).flat_map(|group| &group.hooks) {
+        let HookKind::Command { command, args, .. } = &hook.kind else { continue };
+        if let Some(found) = entry::read(command, args.as_deref(), places).filter(|found| !entries.contains(found)) {
+            entries.push(found);
+        }
+    }
+    entries
 }
 
 /// Claude Code: each settings scope that holds a hookmux entry, the `hookmux` it runs and the
 /// hooks files it names.
-fn claude(discovery: &Discovery, sources: &Sources, project: &Path, programs: &Programs) -> Vec<Check> {
+fn claude(discovery: &Discovery, sources: &Sources, programs: &Programs) -> Vec<Check> {
     let mut checks = Vec::new();
     let mut wired = false;
     // Read afresh: the sources hold each entry replaced by the hooks it names.
@@ -301,14 +302,22 @@ fn claude(discovery: &Discovery, sources: &Sources, project: &Path, programs: &P
             }
             FileState::Untrusted | FileState::Missing | FileState::Loaded => {}
         }
-        let Some((program, found)) = claude_entry(file, project) else { continue };
-        wired = true;
-        let what = format!("Claude Code ({scope} scope) entry in {}", file.path.display());
-        checks.push(programs.check("claude", &program, &what, &file.path));
-        let named: Vec<PathBuf> = match found {
-            DispatchEntry::Installed => vec![entry::installed_hooks_file(&file.path)],
-            DispatchEntry::Settings(files) => files,
-        };
+        let entries = claude_entries(file, &discovery.places());
+        let mut programs_checked: Vec<&str> = Vec::new();
+        let mut named: Vec<PathBuf> = Vec::new();
+        for found in &entries {
+            wired = true;
+            if !programs_checked.contains(&found.program.as_str()) {
+                programs_checked.push(&found.program);
+                let what = format!("Claude Code ({scope} scope) entry in {}", file.path.display());
+                checks.push(programs.check("claude", &found.program, &what, &file.path));
+            }
+            match &found.names {
+                DispatchEntry::Installed => named.push(entry::installed_hooks_file(&file.path)),
+                DispatchEntry::Settings(files) => named.extend(files.iter().cloned()),
+            }
+        }
+        named.dedup();
         for hooks_file in named {
             checks.push(named_file(sources, &hooks_file, &file.path, file.scope));
         }
@@ -720,22 +729,35 @@ fn trust_state(env: &Env, project: &Path) -> Vec<Check> {
     let has_own = ["settings.json", "settings.local.json"].iter().any(|n| project.join(".claude").join(n).is_file());
     let shown = project.display();
     checks.push(match trust::decide(project, HostTrust::Unknown, env) {
-        Decision::Trusted(why) => Check::new(
+        ProjectTrust::Trusted(why) => Check::new(
             "trust",
             Status::Ok,
             format!("{shown} is trusted ({why}): its own .claude hooks run under every host"),
         ),
-        Decision::Untrusted if has_own => Check::new(
+        ProjectTrust::Untrusted if has_own => Check::new(
             "trust",
             Status::Info,
             format!("{shown} is not trusted: its own .claude hooks run under Claude Code (which asks), not under Codex or OpenCode"),
         )
         .fix(format!("`hookmux trust {shown}` if you trust this project")),
-        Decision::Untrusted => {
+        ProjectTrust::Untrusted => {
             Check::new("trust", Status::Info, format!("{shown} is not trusted; it has no .claude settings of its own"))
         }
     });
     checks
+}
+
+/// Hooks of the user's or managed settings that a project's settings redefine so that they no
+/// longer block in time (`hooks validate`'s `weakened-redefinition`).
+fn redefinitions(sources: &Sources) -> Vec<Check> {
+    crate::engine::validate::weakened_redefinitions(sources)
+        .into_iter()
+        .map(|found| {
+            Check::new("hooks", Status::Warn, format!("{} at {}: {}", found.file.display(), found.path, found.message))
+                .file(&found.file)
+                .fix(found.hint.unwrap_or_default())
+        })
+        .collect()
 }
 
 /// The enabled Claude Code plugins whose hooks hookmux reads.
@@ -786,10 +808,11 @@ fn plugins(sources: &Sources) -> Vec<Check> {
 fn memory(env: &Env, cwd: &Path) -> Vec<Check> {
     use hookmux_handlers::wakeup::store::{Location, Store};
     use hookmux_handlers::wakeup::Workspace;
-    let workspace = Workspace::resolve(cwd, env);
+    let workspace = Workspace::resolve(cwd, env, |root| crate::host::project_trust(root, env));
     let mut checks: Vec<Check> = workspace
         .warnings
         .iter()
+        .chain(&workspace.untrusted_store)
         .map(|w| Check::new("memory", Status::Warn, w.trim_start_matches("[lore] ").to_string()))
         .collect();
     let Some(db) = workspace.db else {

@@ -43,14 +43,16 @@ pub fn run(settings: Vec<PathBuf>, exec: bool, as_json: bool, fixtures: &[PathBu
                 continue;
             }
         };
-        let sources = Sources::load(&Discovery::new(&env, &fixture.event, settings.clone()).with_plugins(true));
+        let discovery = Discovery::new(&env, &fixture.event, settings.clone()).with_plugins(true);
+        let sources = Sources::load(&discovery);
         let project_root = dispatch::project_root_for(&env, &fixture.event, &cwd);
         let plan_options = PlanOptions {
             project_root: project_root.clone(),
             home: hookmux_platform::dirs::home(&env),
             session_end_budget: None,
         };
-        let setup = Setup::new(sources, project_root, plan_options, &env, fixture.event.session_id());
+        let mut setup = Setup::new(sources, project_root, plan_options, &env, fixture.event.session_id());
+        setup.project_trust = discovery.project_trust;
         let plan = plan::plan(&fixture.event, &setup.sources, &setup.plan_options);
         let world = World::new(env.clone(), cwd.clone());
         let executed = exec.then(|| execute(&fixture.event, &plan, &setup, &world));

@@ -53,38 +53,76 @@ fn entries(store: &Store) -> Vec<Entry> {
 
 /// A line as a record, with every control character in its text written out (`\u{1b}`): tool
 /// names come from the model and commands from a cloned repository's settings, and neither may
-/// drive the terminal `log` prints to.
+/// drive the terminal `log` prints to. Line breaks are written out too, but in what hooks
+/// printed and in dispatch's notices, which the text views show line by line under a gutter: no
+/// text can start a line of the report.
 fn read(line: &str) -> Option<Record> {
     let mut value: serde_json::Value = serde_json::from_str(line).ok()?;
-    defang(&mut value);
+    defang(&mut value, false);
     serde_json::from_value(value).ok()
 }
 
-fn defang(value: &mut serde_json::Value) {
+/// The fields whose text is shown line by line.
+const MULTI_LINE: [&str; 3] = ["stdout", "stderr", "notices"];
+
+fn defang(value: &mut serde_json::Value, multi_line: bool) {
     match value {
         serde_json::Value::String(text) => {
-            if let Some(clean) = written_out(text) {
+            if let Some(clean) = written_out(text, multi_line) {
                 *text = clean;
             }
         }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(defang),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|item| defang(item, multi_line)),
         serde_json::Value::Object(map) => {
             // The event itself (`HOOKMUX_TRACE=full`) has keys the model chose.
-            if map.keys().any(|key| written_out(key).is_some()) {
-                *map = std::mem::take(map).into_iter().map(|(k, v)| (written_out(&k).unwrap_or(k), v)).collect();
+            if map.keys().any(|key| written_out(key, false).is_some()) {
+                *map = std::mem::take(map).into_iter().map(|(k, v)| (written_out(&k, false).unwrap_or(k), v)).collect();
             }
-            map.values_mut().for_each(defang);
+            for (key, value) in map.iter_mut() {
+                defang(value, MULTI_LINE.contains(&key.as_str()));
+            }
         }
         _ => {}
     }
 }
 
-/// `text` with its control characters but newlines written out, when it has any.
-fn written_out(text: &str) -> Option<String> {
-    let control = |c: char| c.is_control() && c != '\n';
-    text.chars().any(control).then(|| {
-        text.chars().map(|c| if control(c) { format!("\\u{{{:x}}}", u32::from(c)) } else { c.to_string() }).collect()
+/// Whether a terminal may act on `c`: control characters (C0, DEL, C1), and the line and
+/// paragraph separators and direction overrides that reorder or break what is shown.
+fn acts_on_terminal(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with what a terminal acts on written out (`\u{1b}`), newlines too unless `multi_line`,
+/// when it has any.
+fn written_out(text: &str, multi_line: bool) -> Option<String> {
+    let written = |c: char| acts_on_terminal(c) && !(multi_line && c == '\n');
+    text.chars().any(written).then(|| {
+        text.chars().map(|c| if written(c) { format!("\\u{{{:x}}}", u32::from(c)) } else { c.to_string() }).collect()
     })
+}
+
+/// A stored line for `--json`: what a terminal acts on, and JSON leaves as it is (DEL, C1, the
+/// separators and direction overrides; C0 is escaped already), as JSON escapes (`\u009b`). Such
+/// characters only occur inside strings, where the escape means the same.
+fn json_line(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(acts_on_terminal) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    std::borrow::Cow::Owned(
+        line.chars()
+            .map(|c| if acts_on_terminal(c) { format!("\\u{:04x}", u32::from(c)) } else { c.to_string() })
+            .collect(),
+    )
+}
+
+/// `text` as notes of a table, one per line: the first after `label`, the others under a gutter.
+fn noted_lines(table: &mut Table, column: usize, label: &str, text: &str, style: Style) {
+    let mut lines = text.lines();
+    table.note(column, format!("{label}{}", lines.next().unwrap_or_default()), style);
+    let gutter = format!("{}│ ", " ".repeat(label.chars().count().saturating_sub(2)));
+    for line in lines {
+        table.note(column, format!("{gutter}{line}"), style);
+    }
 }
 
 fn when(record: &Record) -> Option<SystemTime> {
@@ -148,7 +186,7 @@ pub fn timeline(filter: &Filter, follow: bool, as_json: bool) -> anyhow::Result<
     let mut out = anstream::stdout();
     if as_json {
         for entry in &chosen {
-            writeln!(out, "{}", entry.line)?;
+            writeln!(out, "{}", json_line(&entry.line))?;
         }
     } else if chosen.is_empty() && !follow {
         writeln!(out, "{}", nothing(&store, entries.is_empty(), &Paths::new(hookmux_platform::dirs::home(&env))))?;
@@ -163,8 +201,11 @@ pub fn timeline(filter: &Filter, follow: bool, as_json: bool) -> anyhow::Result<
             if !later.admits(&record, SystemTime::now()) {
                 return true;
             }
-            let written =
-                if as_json { writeln!(out, "{line}") } else { event_lines(&record, filter).write(&mut out, "") };
+            let written = if as_json {
+                writeln!(out, "{}", json_line(line))
+            } else {
+                event_lines(&record, filter).write(&mut out, "")
+            };
             written.and_then(|()| out.flush()).is_ok()
         })?;
     }
@@ -341,7 +382,7 @@ pub fn why(tool_use_id: Option<&str>, last: bool, as_json: bool) -> anyhow::Resu
     }
     for (n, entry) in chosen.iter().enumerate() {
         if as_json {
-            writeln!(out, "{}", entry.line)?;
+            writeln!(out, "{}", json_line(&entry.line))?;
             continue;
         }
         if n > 0 {
@@ -481,7 +522,7 @@ fn explain(out: &mut impl Write, record: &Record, paths: &Paths) -> io::Result<(
         }
         for (stream, text) in [("stdout", &hook.stdout), ("stderr", &hook.stderr)] {
             if let Some(text) = text.as_deref().filter(|t| !t.trim().is_empty()) {
-                hooks.note(0, format!("  {stream}: {}", text.trim_end()), Style::new());
+                noted_lines(&mut hooks, 0, &format!("  {stream}: "), text.trim_end(), Style::new());
             }
         }
     }
@@ -495,9 +536,11 @@ fn explain(out: &mut impl Write, record: &Record, paths: &Paths) -> io::Result<(
 
     if !record.notices.is_empty() {
         writeln!(out, "\n{BOLD}Notices{BOLD:#}")?;
+        let mut notices = Table::new();
         for notice in &record.notices {
-            writeln!(out, "  {YELLOW}{notice}{YELLOW:#}")?;
+            noted_lines(&mut notices, 0, "", notice, YELLOW);
         }
+        notices.write(out, "  ")?;
     }
     if let Some(input) = &record.input {
         writeln!(out, "\n{BOLD}Event{BOLD:#} {DIM}(HOOKMUX_TRACE=full){DIM:#}")?;
@@ -633,12 +676,14 @@ mod tests {
 
     #[test]
     fn control_characters_are_written_out() {
-        let line =
-            r#"{"hooks":[{"name":"echo \u001b]0;owned\u0007 \u009b31m"}],"notices":["a\nb"],"input":{"\u001bk":1}}"#;
+        let line = r#"{"hooks":[{"name":"echo \u001b]0;owned\u0007 \u009b31m","stderr":"a\nb"}],"notices":["a\nb"],"problem":"x\ny","input":{"\u001bk":1}}"#;
         let record = read(line).unwrap();
         assert_eq!(record.input.unwrap().as_object().unwrap().keys().next().unwrap(), "\\u{1b}k");
         assert_eq!(record.hooks[0].name, "echo \\u{1b}]0;owned\\u{7} \\u{9b}31m");
         assert_eq!(record.notices, ["a\nb"]);
+        assert_eq!(record.hooks[0].stderr.as_deref(), Some("a\nb"));
+        assert_eq!(record.problem.as_deref(), Some("x\\u{a}y"));
+        assert_eq!(json_line("{\"a\":\"\u{9b}\u{7f}\u{202e}é\"}"), "{\"a\":\"\\u009b\\u007f\\u202eé\"}");
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub fn run(name: &str, args: &[String], dry: bool) -> ExitCode {
     let cwd = super::process_cwd();
     let env = Env::from_process();
     let dry = dry || env.get(DRY_RUN_MARKER) == Some("1");
-    let invocation = Invocation::for_process(event, env, cwd, dry);
+    let mut invocation = Invocation::for_process(event, env, cwd, dry);
+    // Decided when the handler asks, from the hosts' records: no host said which it is.
+    let (root, env) = (invocation.project_root.clone(), invocation.env.clone());
+    invocation.project_trust = std::sync::Arc::new(move || crate::host::project_trust(&root, &env));
     let output = builtin::call(handler, args, &invocation);
     let _ = std::io::stdout().write_all(&output.stdout);
     let _ = std::io::stderr().write_all(&output.stderr);

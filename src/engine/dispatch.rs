@@ -22,7 +22,7 @@ use crate::engine::trace::record::HookTrace;
 use crate::engine::trace::{self, Record, Recorder, TraceMode};
 use crate::engine::verdict::combine::{self, Combined, Labelled};
 use crate::engine::verdict::outcome::{self, Outcome};
-use hookmux_sdk::{Env, Event, HookEvent, Registry};
+use hookmux_sdk::{Env, Event, HookEvent, ProjectTrust, Registry};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -106,6 +106,9 @@ pub struct Setup {
     /// Files whose hooks were left out: a dispatch of this session that a hook started already
     /// reads them (a loop).
     pub re_entered: Vec<PathBuf>,
+    /// Whether the project is trusted: what decided whether its settings run, handed to the
+    /// built-ins, which read project files too. Untrusted unless discovery decided.
+    pub project_trust: ProjectTrust,
     /// [`DISPATCH_CHAIN`] for the handlers this dispatch starts.
     chain: String,
     /// When the host stops waiting for the answer ([`DispatchOptions::answer_within`]).
@@ -122,6 +125,7 @@ impl Setup {
             discovery = discovery.installed_only();
         }
         let sources = Sources::load(&discovery);
+        let project_trust = discovery.project_trust;
         let project_root = project_root_for(&world.env, event, &world.cwd);
         let plan_options = PlanOptions {
             project_root: project_root.clone(),
@@ -132,7 +136,7 @@ impl Setup {
                 .and_then(|ms| ms.trim().parse::<u64>().ok())
                 .map(Duration::from_millis),
         };
-        Setup::new(sources, project_root, plan_options, &world.env, event.session_id())
+        Setup { project_trust, ..Setup::new(sources, project_root, plan_options, &world.env, event.session_id()) }
     }
 
     /// Leaves out the hooks of files that the dispatches which led to this one (for the same
@@ -156,7 +160,15 @@ impl Setup {
                 chain.files.push(real);
             }
         }
-        Setup { sources, project_root, plan_options, re_entered, chain: chain.to_env(), deadline: None }
+        Setup {
+            sources,
+            project_root,
+            plan_options,
+            re_entered,
+            project_trust: ProjectTrust::Untrusted,
+            chain: chain.to_env(),
+            deadline: None,
+        }
     }
 }
 
@@ -329,7 +341,7 @@ impl Collected {
             return;
         }
         let cwd = hook_cwd(event, Some(&setup.project_root), &world.cwd);
-        let cx = RunContext::new(
+        let mut cx = RunContext::new(
             Arc::new(event.clone()),
             &world.env,
             setup.project_root.clone(),
@@ -338,6 +350,7 @@ impl Collected {
             &setup.chain,
             self.dry,
         );
+        cx.project_trust = setup.project_trust;
         let (results, writers) = run::run_plan(plan, &Arc::new(cx));
         self.detached.extend(writers);
         for (planned, ran) in plan.handlers.iter().zip(results) {

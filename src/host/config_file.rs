@@ -83,7 +83,7 @@ pub fn shell_quote(text: &str) -> String {
 pub fn untrusted_offer(project: &Path, host: HostTrust, label: &str, host_way: Option<&str>) -> Option<String> {
     let claude = project.join(".claude");
     let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
-    let untrusted = trust::decide(project, host, &hookmux_sdk::Env::from_process()) == trust::Decision::Untrusted;
+    let untrusted = !trust::decide(project, host, &hookmux_sdk::Env::from_process()).is_trusted();
     (has_settings && untrusted).then(|| {
         let shown = project.display();
         let run = format!("run `hookmux trust {shown}` if you trust its hooks.");

@@ -20,8 +20,11 @@ pub mod settings_hooks;
 mod state;
 mod transcript;
 
+use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{DispatchOptions, World};
 use crate::protocol::Encoded;
+use hookmux_sdk::{Env, ProjectTrust};
+use std::path::Path;
 
 /// Which host sent the event, and so which protocol the answer must speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -62,6 +65,25 @@ pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOpt
     };
     world.trace.finish(name.name(), encoded.exit_code, &encoded.stdout, &encoded.stderr);
     encoded
+}
+
+/// A project's trust (see [`trust`]) where hookmux is not told which host runs it: `hookmux run
+/// NAME` started by a host itself, and the commands a user types (`hookmux memory …`). Claude Code
+/// marks its hooks' environment (`CLAUDECODE=1`) and runs no hook in a folder the user has not
+/// trusted; otherwise a project that Claude Code, Codex, Gemini CLI or Copilot CLI records as
+/// trusted is trusted, else hookmux's trust list and `HOOKMUX_TRUST` decide.
+pub fn project_trust(project: &Path, env: &Env) -> ProjectTrust {
+    let host = if env.get("CLAUDECODE") == Some("1") {
+        HostTrust::Prompted
+    } else {
+        let real = trust::real(project);
+        [claude::recorded_trust, codex::recorded_trust, gemini::recorded_trust, copilot::recorded_trust]
+            .into_iter()
+            .map(|recorded| recorded(env, &real))
+            .find(|host| *host != HostTrust::Unknown)
+            .unwrap_or_default()
+    };
+    trust::decide(project, host, env)
 }
 
 impl Host {

@@ -113,3 +113,22 @@ fn an_if_rule_on_a_megabyte_of_nesting_runs_its_handler() {
     assert_eq!(out.code, Some(0), "{out:?}");
     assert!(project.ran(), "past the cap the handler runs");
 }
+
+/// brewcode's Bash search detection reads the command the model wrote: 40,000 newlines, then a
+/// command that is no search, then a `grep` (the backtracking regex it used to be tried every
+/// newline as a start, each over the rest of the run: minutes, past the hook's timeout), are read
+/// in one pass, and the reminder reaches the model.
+#[test]
+fn grepai_reminders_search_detection_reads_a_long_command_in_time() {
+    let project = Project::new(json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "hookmux run grepai-reminder --bash-search", "timeout": 5}
+    ]}]}}));
+    std::fs::create_dir_all(project.file(".grepai")).expect("mkdir");
+    std::fs::write(project.file(".grepai/index.gob"), "").expect("write the index");
+    let command = format!("{}cd src; grep -r TODO .", "\n".repeat(40_000));
+    let event = pre_tool_use("Bash", json!({"command": command}), project.path());
+    let out = project.run(&["dispatch"], &event);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let context = out.json()["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or_default().to_string();
+    assert!(context.contains("grepai_search"), "{out:?}");
+}

@@ -418,6 +418,51 @@ fn exec_form_runs_without_a_shell_and_substitutes_placeholders() {
     assert_eq!(project.read("exec.txt"), format!("{} a b; $HOME\n", project.path().display()));
 }
 
+/// Exec-form arguments reach no shell, and what is put into them shows in `ps`: the host puts in
+/// its own `${CLAUDE_PROJECT_DIR}` only, and passes `${HOME}` or a token from the environment as
+/// written (as Claude Code 2.1.328 does: `fixtures/conformance/hookmux/exec-args-placeholders`).
+/// A settings hook that names a plugin's variable is not run; `hooks validate` names both.
+#[test]
+fn exec_form_puts_in_only_the_hosts_own_placeholders() {
+    let project = Project::new(hooks(
+        "PreToolUse",
+        json!([
+            {"type": "command", "command": "/bin/sh", "args": ["-c", "printf '%s|' \"$@\" > exec.txt", "sh",
+                "${CLAUDE_PROJECT_DIR}", "${HOME}", "${PROBE_TOKEN}", "${UNSET_NAME}", "${}"]},
+            {"type": "command", "command": "echo ran > plugin-root.txt; echo '${CLAUDE_PLUGIN_ROOT}'"}
+        ]),
+    ));
+    let out = project.command().env("PROBE_TOKEN", "tok-3141").stdin({
+        let mut event = project.bash_event();
+        event["cwd"] = Value::from(project.path().to_str().unwrap());
+        event.to_string()
+    });
+    let out = out.run();
+    let root = project.path().display();
+    assert_eq!(
+        project.read("exec.txt"),
+        format!("{root}|${{HOME}}|${{PROBE_TOKEN}}|${{UNSET_NAME}}|${{}}|"),
+        "{out:?}"
+    );
+    assert_eq!(project.read("plugin-root.txt"), "", "a plugin variable outside a plugin: not run");
+    assert!(out.stderr.contains("not associated with a plugin"), "{out:?}");
+
+    let out = Hookmux::new(["hooks", "validate", "--settings", project.file("hooks.json").to_str().unwrap()])
+        .cwd(project.path())
+        .run();
+    let text = format!("{}{}", out.stdout, out.stderr);
+    for (at, rule) in [
+        ("hooks.PreToolUse[0].hooks[0].args[4]", "env-var-in-args"),
+        ("hooks.PreToolUse[0].hooks[0].args[5]", "env-var-in-args"),
+        ("hooks.PreToolUse[0].hooks[0].args[6]", "env-var-in-args"),
+        ("hooks.PreToolUse[0].hooks[1].command", "plugin-variable-outside-plugin"),
+    ] {
+        assert!(text.lines().any(|l| l.contains(at) && l.contains(rule)), "{at} [{rule}]:\n{text}");
+    }
+    assert!(text.contains("use the shell form"), "the fix: {text}");
+    assert!(!text.contains("args[3]"), "${{CLAUDE_PROJECT_DIR}} is put in: {text}");
+}
+
 #[test]
 fn async_hooks_start_and_are_not_waited_for() {
     let project = Project::new(hooks(

@@ -278,3 +278,102 @@ fn a_trace_folder_others_can_write_into_is_a_problem_and_a_private_one_is_ok() {
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
     assert_problem(&m.doctor(), &dir, "chmod 700");
 }
+
+/// A project that re-declares the user's guard with `"async": true` (or `once`, or a much shorter
+/// timeout) takes its settings: Claude Code runs one hook, with the last definition's settings.
+/// `hooks validate` and `doctor` warn, naming both definitions.
+#[test]
+fn a_project_that_redefines_a_users_guard_weaker_is_warned_about() {
+    let m = Machine::new();
+    let guard = |extra: Value| {
+        let mut hook = serde_json::json!({"type": "command", "command": "hookmux run protect-paths", "timeout": 20});
+        for (key, value) in extra.as_object().expect("an object") {
+            hook[key] = value.clone();
+        }
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [hook]}]}}).to_string()
+    };
+    let user = m.home.join(".claude/settings.json");
+    let project = m.project.join(".claude/settings.json");
+    std::fs::create_dir_all(m.home.join(".claude")).expect("mkdir");
+    std::fs::write(&user, guard(serde_json::json!({}))).expect("write");
+    for (redefined, says) in [
+        (serde_json::json!({"async": true}), "`async` there"),
+        (serde_json::json!({"once": true}), "`once` there"),
+        (serde_json::json!({"timeout": 1}), "its timeout is 1 s there, where this one's is 20 s"),
+    ] {
+        std::fs::write(&project, guard(redefined.clone())).expect("write");
+        let out = m.hookmux(&["hooks", "validate"], "/usr/bin:/bin");
+        let warned: Vec<&str> = out.stdout.lines().filter(|l| l.contains("[weakened-redefinition]")).collect();
+        assert_eq!(warned.len(), 1, "{redefined}: {}{}", out.stdout, out.stderr);
+        assert!(warned[0].contains("~/.claude/settings.json"), "the user's file: {}", out.stdout);
+        assert!(out.stdout.contains(&project.display().to_string()) && out.stdout.contains(says), "{}", out.stdout);
+
+        let out = m.doctor();
+        let warned: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("warn") && l.contains(says)).collect();
+        assert_eq!(warned.len(), 1, "{redefined}: {}", out.stdout);
+        assert!(warned[0].contains(&user.display().to_string()) && warned[0].contains(&project.display().to_string()));
+    }
+    // The same settings, or the user's own stronger ones, are no finding.
+    std::fs::write(&project, guard(serde_json::json!({"timeout": 15}))).expect("write");
+    let out = m.hookmux(&["hooks", "validate"], "/usr/bin:/bin");
+    assert!(!out.stdout.contains("weakened-redefinition"), "{}", out.stdout);
+}
+
+/// Claude Code's own idiom for a project file (`--settings "$CLAUDE_PROJECT_DIR/.claude/x.json"`)
+/// and the `~/…`, `$HOME/…`, `${HOME}/…` and relative forms are hookmux entries, read as the host's
+/// shell reads them: doctor checks the files they name (a missing one is a problem), and dispatch
+/// reads those files in the entry's place instead of starting itself again.
+#[test]
+fn every_form_of_a_settings_entry_is_recognised_by_doctor_and_dispatch() {
+    let m = Machine::new();
+    let entry = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}}).to_string()
+    };
+    let missing = m.project.join(".claude/x.json");
+    std::fs::write(
+        m.project.join(".claude/settings.json"),
+        entry("hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/x.json\""),
+    )
+    .expect("write");
+    let out = m.doctor();
+    assert_problem(&out, &missing, "");
+    assert!(out.stdout.contains(&format!("{} is missing", missing.display())), "{}", out.stdout);
+
+    let hook = |word: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo {word}")}]}]}})
+        .to_string()
+    };
+    std::fs::create_dir_all(m.home.join(".claude")).expect("mkdir");
+    let mut named = Vec::new();
+    for (form, file) in [
+        ("~/.claude/tilde.json", m.home.join(".claude/tilde.json")),
+        ("$HOME/.claude/home.json", m.home.join(".claude/home.json")),
+        ("\"${HOME}/.claude/braced.json\"", m.home.join(".claude/braced.json")),
+        (".claude/relative.json", m.project.join(".claude/relative.json")),
+    ] {
+        std::fs::write(&file, hook(file.file_stem().and_then(|s| s.to_str()).expect("a name"))).expect("write");
+        named.push((form, file));
+    }
+    let user: Vec<String> = named.iter().map(|(form, _)| format!("hookmux dispatch --settings {form}")).collect();
+    let user = serde_json::json!({"hooks": {"PreToolUse": user.iter().map(|command|
+        serde_json::json!({"hooks": [{"type": "command", "command": command}]})).collect::<Vec<_>>()}});
+    std::fs::write(m.home.join(".claude/settings.json"), user.to_string()).expect("write");
+    std::fs::write(&missing, "{}").expect("write");
+
+    let out = m.doctor();
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    for (form, file) in &named {
+        assert!(out.stdout.contains(&format!("{} is there and parses", file.display())), "{form}: {}", out.stdout);
+    }
+    let listed = m.hookmux(&["hooks", "list", "--json"], "/usr/bin:/bin").json();
+    let sources: Vec<&str> =
+        listed["sources"].as_array().expect("sources").iter().filter_map(|s| s["path"].as_str()).collect();
+    let text = listed.to_string();
+    for (form, file) in &named {
+        assert!(sources.contains(&file.to_str().expect("utf-8")), "{form}: {sources:?}");
+        let word = file.file_stem().and_then(|s| s.to_str()).expect("a name");
+        assert!(text.contains(&format!("echo {word}")), "{form}: {text}");
+    }
+    assert!(!text.contains("hookmux dispatch --settings"), "no entry is left to start a second dispatch: {text}");
+}

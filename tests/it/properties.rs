@@ -1139,6 +1139,7 @@ fn invocation(event: Event, cwd: PathBuf) -> Invocation {
         cwd,
         project_root: sandbox().to_path_buf(),
         dry: true,
+        project_trust: builtin::decided(hookmux_sdk::ProjectTrust::Untrusted),
     }
 }
 
@@ -1191,6 +1192,48 @@ fn builtins_never_panic_cases() {
             })
             .unwrap();
     }
+}
+
+/// brewcode's Bash search detection reads the command the model wrote: in one pass, whatever runs
+/// of new lines, spaces and separators it holds (the regular expression brewcode writes tried each
+/// of them as a start), and with the JavaScript pattern's exact meaning, so the reminder comes
+/// exactly when the pattern, compiled by a JavaScript engine, finds a search tool.
+#[test]
+fn the_bash_search_detection_is_the_javascript_patterns() {
+    let project = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(project.path().join(".grepai")).expect("mkdir");
+    std::fs::write(project.path().join(".grepai/index.gob"), "").expect("write the index");
+    let handler = Registry::global().ok().and_then(|r| r.get("grepai-reminder")).expect("grepai-reminder");
+    let pattern = regress::Regex::new(
+        r"(?:^|[|;&(\n]|&&|\|\|)\s*(?:command\s+)?(grep|egrep|fgrep|ugrep|rg|ag|ack|find|bfs|fd)\b",
+    )
+    .expect("brewcode's pattern");
+    let piece = prop_oneof![
+        prop::sample::select(
+            &[
+                "grep", "rg", "rgx", "find", "fd", "command", " ", "\t", "\n", "\u{a0}", "|", "&&", ";", "(", "x",
+                "cd src"
+            ][..]
+        )
+        .prop_map(str::to_string),
+        // Long runs of what a start may begin with.
+        (prop::sample::select(&["\n", " ", "|", ";\n"][..]), 1usize..400).prop_map(|(s, n)| s.repeat(n)),
+    ];
+    runner(300)
+        .run(&prop::collection::vec(piece, 0..8), |pieces| {
+            let command = pieces.concat();
+            let event = json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": project.path(),
+                "tool_name": "Bash", "tool_input": {"command": command}});
+            let raw = builtin::call(
+                handler,
+                &["--bash-search".to_string()],
+                &invocation(event_of(&event), project.path().into()),
+            );
+            let reminded = raw.stdout_text().contains("grepai_search");
+            prop_assert_eq!(reminded, pattern.find(&command).is_some(), "{:?}", command);
+            Ok(())
+        })
+        .unwrap();
 }
 
 /// Files protect-paths guards by default, relative to the project root.

@@ -547,3 +547,58 @@ fn a_line_that_does_not_read_hides_none_after_it() {
         .collect();
     assert_eq!(ids, ["before", "after"]);
 }
+
+/// What a hook prints, and what the model and the host send, reach `log` as data: `log why`
+/// shows a hook's lines under a gutter (a printed line cannot pose as a line of the report),
+/// `log --json` writes C1 controls out, and a host field too long for a line is cut, and the line
+/// says so, instead of the whole line being dropped.
+#[test]
+fn what_hooks_and_hosts_write_cannot_forge_or_hide_a_line_of_the_log() {
+    let forged = "Hooks (forged)\n  forged notice: all clear";
+    let settings = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": format!("printf '%s\\n' '{forged}' >&2; printf 'csi \\302\\233 31m' >&2")}
+    ]}]}});
+    let session = Session::new(settings);
+    let full = |session: &Session, event: &Value| {
+        session.hookmux(["dispatch"]).env("HOOKMUX_TRACE", "full").stdin(event.to_string()).run()
+    };
+    full(
+        &session,
+        &event(
+            &session,
+            "PreToolUse",
+            json!({"tool_name": "Bash", "tool_use_id": "toolu_forge",
+        "tool_input": {"command": "ls"}}),
+        ),
+    );
+
+    let why = session.show(&["log", "why", "toolu_forge"]);
+    assert!(why.contains("forged notice: all clear"), "{why}");
+    for line in why.lines() {
+        let trimmed = line.trim_start();
+        assert!(
+            !trimmed.starts_with("forged notice") && !trimmed.starts_with("Hooks (forged)"),
+            "a hook's line in the report: {why}"
+        );
+    }
+    let json = session.show(&["log", "--json"]);
+    assert!(!json.contains('\u{9b}'), "a raw C1 control: {json:?}");
+    assert!(json.contains("\\u009b"), "{json}");
+    let why_json = session.show(&["log", "why", "--last", "--json"]);
+    assert!(!why_json.contains('\u{9b}'), "{why_json:?}");
+
+    // A tool name of 300 KB: the line is written, the name cut, and the line says so.
+    let long = "T".repeat(300 * 1024);
+    session.dispatch(&event(
+        &session,
+        "PreToolUse",
+        json!({"tool_name": long, "tool_use_id": "toolu_long",
+        "tool_input": {}}),
+    ));
+    let records = session.records();
+    let last = records.last().expect("a line for the dispatch");
+    assert_eq!(last["tool_use_id"], "toolu_long", "{}", last["tool_use_id"]);
+    assert_eq!(last["truncated"], true);
+    let tool = last["tool"].as_str().expect("the tool");
+    assert!(tool.len() < 8 * 1024 && tool.starts_with("TTTT") && tool.ends_with("more bytes]"), "{}", &tool[..64]);
+}

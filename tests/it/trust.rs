@@ -157,3 +157,100 @@ fn hooks_list_shows_an_untrusted_project_as_read_by_claude_code() {
     let out = c.hookmux(["hooks", "list"]).run();
     assert!(out.stdout.contains("echo repo"), "{}", out.stdout);
 }
+
+/// A server that counts the connections made to it and hangs up on each at once.
+struct Listener {
+    port: u16,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Listener {
+    fn start() -> Listener {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+        let port = listener.local_addr().expect("its address").port();
+        let connections = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = connections.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                drop(stream);
+            }
+        });
+        Listener { port, connections }
+    }
+
+    fn taken(&self) -> usize {
+        self.connections.swap(0, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// A cloned repository's `.lore.yaml` that names a server of its author's choosing: the wake-up
+/// (wired by the user) connects to it only for a project trusted by the rule that decides whether
+/// the project's settings run, whether the host runs `hookmux run wakeup` itself or dispatch
+/// calls it in-process; otherwise it uses the user's own store and says so once.
+#[test]
+fn a_checkouts_store_url_is_used_only_for_a_trusted_project() {
+    let server = Listener::start();
+    let wakeup =
+        json!({"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "hookmux run wakeup"}]}]}});
+    let c = Clone::new(json!({}));
+    std::fs::write(c.home.join(".claude/settings.json"), wakeup.to_string()).expect("write");
+    std::fs::create_dir_all(c.repo.join(".git")).expect("mkdir");
+    let url = format!("postgres://lore@127.0.0.1:{}/lore", server.port);
+    std::fs::write(c.repo.join(".lore.yaml"), format!("project: acme\nstore: {{path: \"{url}\"}}\n")).expect("write");
+    let prompt = |session: &str| {
+        json!({"session_id": session, "cwd": c.repo, "hook_event_name": "UserPromptSubmit", "prompt": "how do we deploy?"})
+            .to_string()
+    };
+    let codex_prompt = |session: &str| {
+        json!({"session_id": session, "turn_id": "t", "transcript_path": null, "cwd": c.repo,
+            "hook_event_name": "UserPromptSubmit", "model": "gpt", "permission_mode": "default", "prompt": "deploy?"})
+        .to_string()
+    };
+    let run = |args: &[&str], stdin: String, env: &[(&str, &Path)]| {
+        let mut hookmux = c.hookmux(args.iter().copied()).env("USER", "tester").stdin(stdin);
+        for (name, value) in env {
+            hookmux = hookmux.env(name, value);
+        }
+        hookmux.run()
+    };
+
+    // `hookmux run wakeup` started by a host that does not say which it is.
+    let out = run(&["run", "wakeup"], prompt("s-run"), &[]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(server.taken(), 0, "an untrusted project's server is not contacted: {out:?}");
+    let notices: Vec<&str> = out.stderr.lines().filter(|l| l.contains("is not trusted")).collect();
+    assert_eq!(notices.len(), 1, "{out:?}");
+    assert!(notices[0].contains(&url) && notices[0].contains("using your own store"), "{out:?}");
+    let out = run(&["run", "wakeup"], prompt("s-run"), &[]);
+    assert!(!out.stderr.contains("is not trusted"), "once per session: {out:?}");
+
+    // In-process, under a dispatch for Codex: Codex does not trust the project either.
+    let out = run(&["dispatch", "--host", "codex"], codex_prompt("s-codex"), &[]);
+    assert_eq!(server.taken(), 0, "{out:?}");
+
+    // Trusted: by the user's override, by Claude Code (which asks before it runs any hook), by
+    // Codex's own record; each connects.
+    let out = run(&["run", "wakeup"], prompt("s-override"), &[("HOOKMUX_TRUST", &c.repo)]);
+    assert_eq!(server.taken(), 1, "{out:?}");
+    let out = run(&["dispatch"], prompt("s-claude"), &[]);
+    assert_eq!(server.taken(), 1, "{out:?}");
+    let out =
+        c.hookmux(["run", "wakeup"]).env("USER", "tester").env("CLAUDECODE", "1").stdin(prompt("s-claude-run")).run();
+    assert_eq!(server.taken(), 1, "{out:?}");
+    let real = std::fs::canonicalize(&c.repo).expect("real path");
+    std::fs::create_dir_all(c.home.join(".codex")).expect("mkdir");
+    std::fs::write(
+        c.home.join(".codex/config.toml"),
+        format!("[projects.\"{}\"]\ntrust_level = \"trusted\"\n", real.display()),
+    )
+    .expect("write");
+    let out = run(&["dispatch", "--host", "codex"], codex_prompt("s-codex-trusted"), &[]);
+    assert_eq!(server.taken(), 1, "{out:?}");
+    std::fs::remove_file(c.home.join(".codex/config.toml")).expect("remove");
+
+    // The memory commands follow the same rule: an untrusted project's status is the user's store.
+    let out = c.hookmux(["memory", "status"]).env("USER", "tester").run();
+    assert_eq!(server.taken(), 0, "{out:?}");
+    assert!(out.stderr.contains("is not trusted") && out.stdout.contains("lore.db"), "{out:?}");
+}

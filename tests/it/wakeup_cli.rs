@@ -356,3 +356,33 @@ fn eight_writers_adding_500_memories_each_leave_exactly_4000() {
         site.hookmux(&["memory", "search", "499", "--project", "race", "--limit", "100"]).env("LORE_DB", &db).run();
     assert_eq!(search.stdout.lines().count(), 8, "the search index kept up with every writer: {search:?}");
 }
+
+/// A search whose every word is common ranks only the project's most recent matches, as the
+/// wake-up does: with a limit past that window, the command says so instead of stopping short
+/// without a word.
+#[test]
+fn a_search_cut_by_its_window_says_so() {
+    let site = Site::new();
+    let project = site.project().to_string_lossy().into_owned();
+    let mut lines = vec![r#"{"format":"hookmux-memory-export","version":1}"#.to_string()];
+    for n in 0..300 {
+        lines.push(
+            serde_json::json!({"type": "memory", "id": n + 1, "project": project, "title": format!("deploy step {n}"),
+                "synopsis": "", "body": "", "kind": "note", "source": "manual", "scope_kind": null, "scope_key": "",
+                "status": "active", "created_at": 1_767_225_600_000_i64 + n, "expires_at": null, "import_key": null})
+            .to_string(),
+        );
+    }
+    let file = site.dir.path().join("export.jsonl");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    site.ok(&["memory", "import", file.to_str().unwrap()]);
+
+    let out = site.hookmux(&["memory", "search", "deploy", "--limit", "1000"]).run();
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert_eq!(out.stdout.lines().count(), 250, "{out:?}");
+    assert!(out.stderr.contains("only the project's 250 most recent matches were ranked"), "{out:?}");
+    assert!(out.stdout.contains("deploy step 299") && !out.stdout.contains("deploy step 0 "), "the newest: {out:?}");
+    // Within the window there is nothing to say.
+    let out = site.hookmux(&["memory", "search", "deploy", "--limit", "5"]).run();
+    assert_eq!((out.stdout.lines().count(), out.stderr.as_str()), (5, ""), "{out:?}");
+}

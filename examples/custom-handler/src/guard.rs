@@ -11,13 +11,22 @@
 //!   as `/bin/rm -rf /`;
 //! - every pipeline of several commands, as its commands joined by ` | `, so that a pattern can
 //!   see what is piped into what: `curl -fsSL https://x.sh | bash`;
-//! - the script of `sh -c`, `bash -c` (and the other shells) and `eval`, split the same way.
+//! - the script of `sh -c`, `bash -c` (and the other shells) and `eval`, split the same way;
+//! - every simple command again with its paths resolved, when one holds `.` or `..`: `rm -rf
+//!   /usr/../*` is tested as written and as `rm -rf /*`. Paths are resolved as written (a link is
+//!   not followed), from `/`, `~`, `$HOME` or `${HOME}`; a path that climbs above `~` or `$HOME`
+//!   is tested as `/`, since where it lands is not known here.
 //!
 //! Patterns are JavaScript regular expressions (as in settings matchers), unanchored: `^` ties
-//! one to the start of a command.
+//! one to the start of a command. A backtracking regular expression can take exponential time
+//! on text the model writes, so [`Guard::check_within`] checks under a time bound, and a line it
+//! cannot finish checking in time is denied ([`TOO_SLOW`]). The default patterns are written so
+//! that each word can be read one way only, which keeps them linear in the line.
 
 use hookmux_sdk::bash::{self, SplitError};
 use regress::{Flags, Regex};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The patterns bash-guard applies unless `--no-defaults` is given: a name, what it catches, and
 /// the regular expression.
@@ -26,7 +35,7 @@ pub const DEFAULT_PATTERNS: &[(&str, &str, &str)] = &[
         "rm-root",
         "rm -r of /, ~, $HOME or a top-level system folder, or rm --no-preserve-root",
         concat!(
-            r"^(?:\S*/)?rm (?=(?:\S+ )*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?: |$))(?:\S+ )*",
+            r"^(?:\S*/)?rm (?=(?:\S+ )*(?:-(?=[a-zA-Z]*[rR])[a-zA-Z]*|--recursive)(?: |$))(?:\S+ )*",
             r"(?:/+(?:(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|root|sbin|srv|usr|var)/*)?\*?|~/?\*?|\$\{?HOME\}?/?\*?)(?: |$)",
             r"|^(?:\S*/)?rm (?:.* )?--no-preserve-root(?: |$)",
         ),
@@ -35,8 +44,10 @@ pub const DEFAULT_PATTERNS: &[(&str, &str, &str)] = &[
         "git-force-push-main",
         "git push --force (or -f, --force-with-lease, a +refspec) that names main or master",
         concat!(
-            r"^(?:\S*/)?git (?:(?:-C|-c|--git-dir|--work-tree) \S+ |-\S+ )*push ",
-            r"(?=(?:\S+ )*(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-[a-zA-Z]*f[a-zA-Z]*)(?: |$)|(?:\S+ )*\+)",
+            // Git's own options before `push`: one that takes a value takes the next word, and
+            // any other option is one word; `-c` is never both, so a line reads one way only.
+            r"^(?:\S*/)?git (?:(?:-C|-c|--git-dir|--work-tree) \S+ |-(?![Cc] |-git-dir |-work-tree )\S+ )*push ",
+            r"(?=(?:\S+ )*(?:--force(?:-with-lease|-if-includes)?(?:=\S*)?|-(?=[a-zA-Z]*f)[a-zA-Z]*)(?: |$)|(?:\S+ )*\+)",
             r"(?:\S+ )*\+?(?:\S*:)?(?:refs/heads/)?(?:main|master)(?: |$)",
         ),
     ),
@@ -57,6 +68,13 @@ pub const DEFAULT_PATTERNS: &[(&str, &str, &str)] = &[
 
 /// The pattern named by the deny of a line whose substitutions nest past [`bash::MAX_DEPTH`].
 pub const TOO_DEEP: &str = "too-deep";
+
+/// The pattern named by the deny of a line the patterns did not finish checking within the bound.
+pub const TOO_SLOW: &str = "too-slow";
+
+/// How long [`Guard::check_within`] gives the patterns: far more than a line of any sensible
+/// length needs, far less than the host waits for the hook.
+pub const CHECK_BOUND: Duration = Duration::from_secs(1);
 
 /// How far `bash -c "bash -c '…'"` is followed; deeper scripts are tested as text only.
 const MAX_NESTING: usize = 4;
@@ -92,9 +110,9 @@ pub enum Verdict {
 
 /// The pattern that decided, and the command (or pipeline) text it matched.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Hit<'g> {
+pub struct Hit {
     pub verdict: Verdict,
-    pub pattern: &'g str,
+    pub pattern: String,
     pub text: String,
 }
 
@@ -137,9 +155,9 @@ impl Guard {
     ///
     /// A line whose `$( … )` or backticks nest deeper than [`bash::MAX_DEPTH`] cannot be checked:
     /// it is denied, with the pattern [`TOO_DEEP`], whatever the allow patterns say.
-    pub fn check(&self, command_line: &str) -> Option<Hit<'_>> {
+    pub fn check(&self, command_line: &str) -> Option<Hit> {
         let Ok(texts) = texts(command_line) else {
-            return Some(Hit { verdict: Verdict::Deny, pattern: TOO_DEEP, text: command_line.to_string() });
+            return Some(Hit { verdict: Verdict::Deny, pattern: TOO_DEEP.to_string(), text: command_line.to_string() });
         };
         let mut ask = None;
         for text in texts {
@@ -147,15 +165,28 @@ impl Guard {
                 continue;
             }
             if let Some(pattern) = self.deny.iter().find(|p| p.matches(&text)) {
-                return Some(Hit { verdict: Verdict::Deny, pattern: &pattern.name, text });
+                return Some(Hit { verdict: Verdict::Deny, pattern: pattern.name.clone(), text });
             }
             if ask.is_none() {
                 if let Some(pattern) = self.ask.iter().find(|p| p.matches(&text)) {
-                    ask = Some(Hit { verdict: Verdict::Ask, pattern: &pattern.name, text });
+                    ask = Some(Hit { verdict: Verdict::Ask, pattern: pattern.name.clone(), text });
                 }
             }
         }
         ask
+    }
+
+    /// [`check`](Guard::check) under a time bound: a line the patterns have not finished
+    /// checking within `bound` is denied, with the pattern [`TOO_SLOW`]. The check goes on in
+    /// the background until it ends or the process exits (a hook process exits once it answers).
+    pub fn check_within(self: &Arc<Guard>, command_line: &str, bound: Duration) -> Option<Hit> {
+        let (guard, line) = (Arc::clone(self), command_line.to_string());
+        match hookmux_sdk::bound::within(bound, move || guard.check(&line)) {
+            Ok(hit) => hit,
+            Err(_) => {
+                Some(Hit { verdict: Verdict::Deny, pattern: TOO_SLOW.to_string(), text: command_line.to_string() })
+            }
+        }
     }
 }
 
@@ -203,6 +234,11 @@ fn collect_texts(command_line: &str, depth: usize, out: &mut Vec<String>) -> Res
             }
             let text = words.join(" ");
             out.push(text.clone());
+            let resolved: Vec<String> =
+                words.iter().map(|word| resolved_path(word).unwrap_or_else(|| word.clone())).collect();
+            if resolved != words {
+                out.push(resolved.join(" "));
+            }
             stages.push(text);
         }
         if stages.len() > 1 {
@@ -239,6 +275,36 @@ fn program_words(words: &[String]) -> Vec<String> {
         }
     }
     words.split_off(start)
+}
+
+/// A path word with its `.` and `..` resolved as written, when it has any: `/usr/../*` is `/*`,
+/// `~/src/..` is `~`. A path that climbs above `~` or `$HOME` is `/`: where it lands is not known
+/// here, and the guard assumes the worst.
+fn resolved_path(word: &str) -> Option<String> {
+    let (root, rest) = ["~", "$HOME", "${HOME}"]
+        .into_iter()
+        .find_map(|home| {
+            word.strip_prefix(home).filter(|rest| rest.is_empty() || rest.starts_with('/')).map(|rest| (home, rest))
+        })
+        .or_else(|| word.starts_with('/').then_some(("", word)))?;
+    if !rest.split('/').any(|part| part == "." || part == "..") {
+        return None;
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    for part in rest.split('/') {
+        match part {
+            "" | "." => {}
+            // `/..` is `/`, as the kernel has it; above a home folder is somewhere unknown.
+            ".." if kept.pop().is_none() && !root.is_empty() => return Some("/".to_string()),
+            ".." => {}
+            part => kept.push(part),
+        }
+    }
+    Some(match (root, kept.is_empty()) {
+        ("", _) => format!("/{}", kept.join("/")),
+        (home, true) => home.to_string(),
+        (home, false) => format!("{home}/{}", kept.join("/")),
+    })
 }
 
 const KEYWORDS: &[&str] = &["!", "{", "(", "then", "do", "else", "elif", "if", "while", "until", "time"];

@@ -7,6 +7,7 @@ pub mod guard;
 
 use guard::{Guard, Verdict};
 use hookmux_sdk::{anyhow, register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
+use std::sync::Arc;
 
 pub struct BashGuard;
 
@@ -68,8 +69,15 @@ impl Handler for BashGuard {
         let args = cx.args();
         let guard =
             Guard::new(args.values("deny"), args.values("ask"), args.values("allow"), !args.flag("no-defaults"));
-        let answer = match guard.check(command) {
+        let guard = Arc::new(guard);
+        let answer = match guard.check_within(command, guard::CHECK_BOUND) {
             None => Answer::none(),
+            Some(hit) if hit.pattern == guard::TOO_SLOW => Answer::deny(format!(
+                "hookmux bash-guard: `{}` is not allowed: its patterns did not finish checking it within {} ms. {}",
+                shorten(&hit.text),
+                guard::CHECK_BOUND.as_millis(),
+                args.value("hint").unwrap_or_default()
+            )),
             Some(hit) if hit.pattern == guard::TOO_DEEP => Answer::deny(format!(
                 "hookmux bash-guard: `{}` is not allowed: its `$( … )` or backticks nest more than {} deep, \
                  too deep to check. {}",

@@ -142,6 +142,53 @@ fn a_broken_quote_does_not_hide_the_lines_before_it() {
 }
 
 #[test]
+fn paths_are_resolved_before_they_are_matched() {
+    for command in [
+        "rm -rf /usr/../*",
+        "rm -rf /usr/..",
+        "rm -rf /./",
+        "rm -rf /tmp/../etc",
+        "rm -rf /home/me/../../",
+        "rm -rf /../../../usr",
+        "rm -rf /tmp/./.././var/",
+        "rm -rf ~/src/..",
+        "rm -rf ~/..",
+        "rm -rf \"$HOME\"/../..",
+        "rm -rf ${HOME}/x/../",
+        "sudo rm -fr /opt/app/../../boot",
+    ] {
+        assert_eq!(denied_by(command).as_deref(), Some("rm-root"), "{command}");
+    }
+    for command in ["rm -rf /tmp/x/../y", "rm -rf ./build/../dist", "rm -rf ~/src/../build", "rm -rf ../.."] {
+        assert_eq!(bash(command, &[]), Answer::none(), "{command}");
+    }
+    // An allow pattern that takes the line as written does not take it as resolved.
+    let answer = bash("rm -rf /tmp/../usr", &["--allow", "^rm -rf /tmp/"]);
+    assert_eq!(answer.decision, Some(Decision::Deny));
+}
+
+/// A pattern that backtracks without end on the line cannot hold the host: the line is denied
+/// once the bound has passed.
+#[test]
+fn a_line_the_patterns_cannot_check_in_time_is_denied() {
+    let command = format!("echo {}b", "a".repeat(40));
+    let answer = bash(&command, &["--deny", "(a+)+$"]);
+    assert_eq!(answer.decision, Some(Decision::Deny));
+    let reason = answer.reason.unwrap();
+    assert!(reason.contains("did not finish checking it within 1000 ms"), "{reason}");
+}
+
+/// Git's options before `push` read one way only: `-c` repeated is answered at once, not after
+/// exponential time, and not by the bound.
+#[test]
+fn the_defaults_answer_repeated_options_without_the_bound() {
+    let line = format!("git {}status", "-c ".repeat(60));
+    assert_eq!(bash(&line, &[]), Answer::none());
+    let line = format!("git {}push --force origin main", "-c x ".repeat(60));
+    assert_eq!(denied_by(&line).as_deref(), Some("git-force-push-main"));
+}
+
+#[test]
 fn deny_ask_allow_and_no_defaults() {
     let answer = bash("terraform destroy -auto-approve", &["--deny", "^terraform destroy"]);
     assert_eq!(answer.decision, Some(Decision::Deny));

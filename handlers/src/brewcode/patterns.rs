@@ -10,12 +10,11 @@
 //! a whole hook call. So each is written out here as the small matcher it is, and the tests run
 //! every matcher against the original pattern, compiled by `regress`, on thousands of generated
 //! texts made of the pieces that matter (`##`, `Phase`, digits, `V`, line breaks of every kind,
-//! JavaScript-only spaces). The one pattern kept compiled, lazily, is the Bash search pattern
-//! of `grepai-reminder --bash-search`.
+//! JavaScript-only spaces). The Bash search pattern of `grepai-reminder --bash-search` runs on
+//! the command the model wrote, and as a backtracking regex it takes time in the square of a run
+//! of separators and spaces (seconds on 40,000 newlines): it is written out too, in one pass.
 
 use super::js::text::is_space;
-use regress::Regex;
-use std::sync::OnceLock;
 
 /// JavaScript's LineTerminator: where `^` and `$` match under `m`, and what `.` never matches.
 fn is_line_terminator(c: char) -> bool {
@@ -225,20 +224,47 @@ pub fn status_line_span(text: &str) -> Option<(usize, usize)> {
     })
 }
 
+/// The tools `grepai-reminder --bash-search` takes for a search.
+const SEARCH_TOOLS: [&str; 10] = ["grep", "egrep", "fgrep", "ugrep", "rg", "ag", "ack", "find", "bfs", "fd"];
+
 /// A Bash command that runs a search tool, at its start or after `|`, `;`, `&`, `(`, `&&`, `||`
-/// or a new line (later brewcode versions remind on these).
+/// or a new line (later brewcode versions remind on these): where
+/// `/(?:^|[|;&(\n]|&&|\|\|)\s*(?:command\s+)?(grep|egrep|fgrep|ugrep|rg|ag|ack|find|bfs|fd)\b/`
+/// matches. A command may start after a separator and the whitespace that follows it; each such
+/// place is read once, so the whole command is read in one pass.
 pub fn runs_search_tool(command: &str) -> bool {
-    static BASH_SEARCH: OnceLock<Regex> = OnceLock::new();
-    let pattern = BASH_SEARCH.get_or_init(|| {
-        Regex::new(r"(?:^|[|;&(\n]|&&|\|\|)\s*(?:command\s+)?(grep|egrep|fgrep|ugrep|rg|ag|ack|find|bfs|fd)\b")
-            .unwrap_or_else(|err| panic!("the Bash search pattern does not compile: {err}"))
-    });
-    pattern.find(command).is_some()
+    let mut may_start = true;
+    for (at, c) in command.char_indices() {
+        if may_start && !is_space(c) {
+            if search_tool_at(&command[at..]) {
+                return true;
+            }
+            may_start = false;
+        }
+        if matches!(c, '|' | ';' | '&' | '(' | '\n') {
+            may_start = true;
+        }
+    }
+    false
+}
+
+/// Whether `text` starts with a search tool's name as a whole word, after an optional `command `.
+fn search_tool_at(text: &str) -> bool {
+    let after_command = text
+        .strip_prefix("command")
+        .filter(|rest| rest.starts_with(is_space))
+        .map(|rest| rest.trim_start_matches(is_space));
+    // `\b` without the `u` flag: JavaScript's ASCII word characters.
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    [Some(text), after_command].into_iter().flatten().any(|start| {
+        SEARCH_TOOLS.iter().any(|tool| start.strip_prefix(tool).is_some_and(|after| !after.starts_with(word)))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regress::Regex;
 
     fn oracle(pattern: &str, flags: &str) -> Regex {
         Regex::with_flags(pattern, flags).unwrap()
@@ -472,6 +498,20 @@ mod tests {
         assert_eq!(blocklisted("lookſ good"), None);
         assert_eq!(blocklisted("\u{212A}"), None);
         assert_eq!(blocklisted("ſtarting"), None);
+    }
+
+    #[test]
+    fn bash_search_matches_the_javascript_pattern() {
+        let search =
+            oracle(r"(?:^|[|;&(\n]|&&|\|\|)\s*(?:command\s+)?(grep|egrep|fgrep|ugrep|rg|ag|ack|find|bfs|fd)\b", "");
+        let pieces = &[
+            "grep", "egrep", "rg", "rgx", "find", "fd", "ag", "ack", "bfs", "ugrep", "fgrep", "command", "commandx",
+            " ", "  ", "\t", "\n", "\r", "\u{A0}", "\u{2028}", "\u{FEFF}", "|", "||", ";", "&", "&&", "(", ")", "-r",
+            "x", "_", "é", "git", "echo", "cd src", "$(",
+        ];
+        for text in texts(20_000, pieces) {
+            assert_eq!(runs_search_tool(&text), search.find(&text).is_some(), "{text:?}");
+        }
     }
 
     #[test]

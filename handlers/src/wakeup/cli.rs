@@ -6,12 +6,14 @@
 //! under `memory`, still work for one release: hidden, with a deprecation notice on stderr.
 
 use super::load::{self, LoadOptions, DEFAULT_LIMITS, RANKED_LIMITS};
-use super::store::{Fact, ImportDigest, ImportFact, ImportRows, Location, Memory, NewFact, NewMemory, Status, Store};
+use super::store::{
+    Fact, ImportDigest, ImportFact, ImportRows, Location, Memory, NewFact, NewMemory, Status, Store, SEARCH_WINDOW,
+};
 use super::{dates, debt, export, import, rank, render, Workspace};
 use anyhow::{anyhow, bail, Context as _, Result};
 use clap::{Args, Subcommand};
 use hookmux_platform::dirs::{variable, Folder};
-use hookmux_sdk::Env;
+use hookmux_sdk::{Env, ProjectTrust};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -272,22 +274,27 @@ pub enum LoreCommand {
     WakeUp(WakeUpArgs),
 }
 
+/// hookmux's rule for a project's trust (see [`ProjectTrust`]), which the runtime hands to the
+/// commands: whether the project at this root is trusted, for this environment.
+pub type TrustRule<'r> = &'r dyn Fn(&std::path::Path, &Env) -> ProjectTrust;
+
 /// The world a command runs in.
-struct Cli {
+struct Cli<'r> {
     env: Env,
     cwd: PathBuf,
     now: i64,
+    trust: TrustRule<'r>,
 }
 
-impl Cli {
-    fn from_process() -> Cli {
+impl Cli<'_> {
+    fn from_process(trust: TrustRule<'_>) -> Cli<'_> {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-        Cli { env: Env::from_process(), cwd, now: dates::to_ms(SystemTime::now()) }
+        Cli { env: Env::from_process(), cwd, now: dates::to_ms(SystemTime::now()), trust }
     }
 
     fn workspace(&self, target: &Target) -> Workspace {
-        let workspace = Workspace::resolve(&self.cwd, &self.env);
-        for warning in &workspace.warnings {
+        let workspace = Workspace::resolve(&self.cwd, &self.env, |root| (self.trust)(root, &self.env));
+        for warning in workspace.warnings.iter().chain(&workspace.untrusted_store) {
             eprintln!("{warning}");
         }
         match &target.project {
@@ -313,8 +320,9 @@ impl Cli {
 }
 
 impl Commands {
-    /// Runs the command; errors are printed by the caller with exit 1.
-    pub fn run(self) -> Result<ExitCode> {
+    /// Runs the command; errors are printed by the caller with exit 1. `trust` is the runtime's
+    /// rule for a project's trust: a `.lore.yaml` store URL is used only for a trusted project.
+    pub fn run(self, trust: TrustRule<'_>) -> Result<ExitCode> {
         let command = match self {
             Commands::Memory(command) => command,
             Commands::Fact(command) => {
@@ -338,7 +346,7 @@ impl Commands {
                 MemoryCommand::WakeUp(args)
             }
         };
-        let cli = Cli::from_process();
+        let cli = Cli::from_process(trust);
         let mut out = std::io::stdout().lock();
         memory(&cli, command, &mut out)
     }
@@ -399,11 +407,19 @@ fn memory(cli: &Cli, command: MemoryCommand, out: &mut impl Write) -> Result<Exi
         MemoryCommand::Search { query, limit, include_expired, json, target } => {
             let workspace = cli.workspace(&target);
             let reader = workspace.reader(&cli.env, None, dates::date_of(cli.now), include_expired);
-            let memories = match cli.open_for_read(&workspace)? {
-                Some(store) => store.search_memories(&reader, &rank::terms(&query), limit)?,
-                None => Vec::new(),
+            let found = match cli.open_for_read(&workspace)? {
+                Some(store) => store.search(&reader, &rank::terms(&query), limit)?,
+                None => Default::default(),
             };
-            write_memories(out, &memories, json, false)?;
+            write_memories(out, &found.memories, json, false)?;
+            if found.windowed && found.memories.len() < limit {
+                eprintln!(
+                    "hookmux: every word searched is in {SEARCH_WINDOW} or more memories, so only the project's \
+                     {SEARCH_WINDOW} most recent matches were ranked, as the wake-up ranks them; {} shown, older \
+                     matches left out: add a rarer word to reach them",
+                    found.memories.len()
+                );
+            }
         }
         MemoryCommand::Show { id, json } => {
             let workspace = cli.workspace(&Target::default());

@@ -5,7 +5,7 @@
 
 use super::store::Location;
 use crate::paths;
-use hookmux_sdk::Env;
+use hookmux_sdk::{Env, ProjectTrust};
 use serde_yaml_ng::Value;
 use std::path::{Path, PathBuf};
 
@@ -226,7 +226,16 @@ pub fn store_path(config: &LoreConfig, env: &Env) -> Option<PathBuf> {
 
 /// Where the store is, on either backend: `$LORE_DB`, else `.lore.yaml`'s `store.path`, each
 /// either a file or a `postgres://` URL, else the default file (see [`store_path`]).
-pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
+///
+/// A URL in `.lore.yaml` is the repository's choice of a server, which sees the user's name and
+/// the first prompt's search words and whose rows reach the model: it is used only for a project
+/// `trust` says is trusted (asked only then). For any other project the store is the user's own,
+/// and the second value is the one notice that says so.
+pub fn store_location(
+    config: &LoreConfig,
+    env: &Env,
+    trust: impl FnOnce() -> ProjectTrust,
+) -> (Option<Location>, Option<String>) {
     let url = match env.path("LORE_DB") {
         Some(_) => env
             .get("LORE_DB")
@@ -234,13 +243,31 @@ pub fn store_location(config: &LoreConfig, env: &Env) -> Option<Location> {
             .map(|url| (url.to_string(), super::pgconf::Origin::User)),
         None => config.store_url.clone().map(|url| (url, super::pgconf::Origin::Project)),
     };
+    let mut notice = None;
     if let Some((url, origin)) = url {
-        return Some(match super::pgconf::PgTarget::parse_from(&url, env, origin) {
-            Ok(target) => Location::Postgres(Box::new(target)),
-            Err(err) => Location::Invalid(format!("{err:#}")),
-        });
+        if origin == super::pgconf::Origin::User || trust().is_trusted() {
+            return (
+                Some(match super::pgconf::PgTarget::parse_from(&url, env, origin) {
+                    Ok(target) => Location::Postgres(Box::new(target)),
+                    Err(err) => Location::Invalid(format!("{err:#}")),
+                }),
+                None,
+            );
+        }
+        notice = Some(untrusted_url_notice(config, &url, env));
     }
-    store_path(config, env).map(Location::Sqlite)
+    (store_path(config, env).map(Location::Sqlite), notice)
+}
+
+/// The notice for a `.lore.yaml` URL left unused because the project is not trusted.
+fn untrusted_url_notice(config: &LoreConfig, url: &str, env: &Env) -> String {
+    let file = config.file.as_deref().map_or_else(|| CONFIG_FILE.to_string(), |file| display_path(file, env));
+    let own = store_path(config, env).map_or_else(|| "none: set LORE_DB".to_string(), |path| display_path(&path, env));
+    format!(
+        "[lore] {file} names the store {}, but this project is not trusted: using your own store ({own}). \
+         Trust the project (`hookmux trust` in it) to use its store, or set LORE_DB.",
+        super::pgconf::redact(url)
+    )
 }
 
 fn expand_home(path: &Path, env: &Env) -> Option<PathBuf> {

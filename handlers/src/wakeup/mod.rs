@@ -39,7 +39,7 @@ mod tests;
 
 use coverage::{reason, Coverage, Mode};
 use hookmux_platform::dirs::{variable, Folder};
-use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent};
+use hookmux_sdk::{register_handler, Answer, Context, Env, Handler, HandlerInfo, HookEvent, ProjectTrust};
 use load::{Limits, LoadOptions};
 use std::path::Path;
 use std::time::Duration;
@@ -64,6 +64,9 @@ pub struct Workspace {
     pub config: config::LoreConfig,
     /// `[lore] …` lines about `.lore.yaml`, for stderr.
     pub warnings: Vec<String>,
+    /// The `[lore] …` line saying that `.lore.yaml`'s store URL was not used: the project is not
+    /// trusted.
+    pub untrusted_store: Option<String>,
     pub project: config::Project,
     pub identity: Option<String>,
     /// `None` when no location can be worked out (no `$HOME`, `$XDG_DATA_HOME` or `$LORE_DB`).
@@ -72,13 +75,14 @@ pub struct Workspace {
 
 impl Workspace {
     /// Reads `.lore.yaml` above `cwd` and resolves the project, the reader and the store.
-    pub fn resolve(cwd: &Path, env: &Env) -> Workspace {
+    /// `trust` is asked, for the project root, only when `.lore.yaml` names a server.
+    pub fn resolve(cwd: &Path, env: &Env, trust: impl FnOnce(&Path) -> ProjectTrust) -> Workspace {
         let (config, warnings) = config::discover(cwd, env);
         let root = config::project_root_for(cwd, env);
         let project = config::resolve_project(&config, cwd, &root);
         let identity = config::identity(&config, env);
-        let db = config::store_location(&config, env);
-        Workspace { config, warnings, project, identity, db }
+        let (db, untrusted_store) = config::store_location(&config, env, || trust(&root));
+        Workspace { config, warnings, untrusted_store, project, identity, db }
     }
 
     /// Uses the named project instead of the resolved one (keeping its `.lore.yaml` framing
@@ -126,7 +130,7 @@ impl Handler for Wakeup {
         let debug = env.get("LORE_DEBUG") == Some("1");
         let user_query = query::parse_user_query_from_event(raw);
 
-        let workspace = Workspace::resolve(cx.cwd(), env);
+        let workspace = Workspace::resolve(cx.cwd(), env, |_| cx.project_trust());
         for warning in &workspace.warnings {
             cx.note(warning.clone());
         }
@@ -139,6 +143,10 @@ impl Handler for Wakeup {
                 cx.note(Coverage::empty(Mode::Default, reason::ALREADY_RANKED).line());
             }
             return Ok(Answer::none());
+        }
+        // Once per session, with the wake-up itself.
+        if let Some(notice) = &workspace.untrusted_store {
+            cx.note(notice.clone());
         }
 
         let failed = |stage: &str, err: &dyn std::fmt::Display, advice: &str| {

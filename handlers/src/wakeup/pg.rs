@@ -17,8 +17,8 @@
 use super::pgconf::{self, PgTarget};
 use super::store::{
     choose_terms, digest_fields, fact_fields, limit_param, memory_fields, project_token, resolve_source, Counts,
-    Digest, ExportRow, Fact, ImportCounts, ImportRows, Memory, NewFact, NewMemory, Reader, Status, DIGEST_COLUMNS,
-    FACT_COLUMNS, MEMORY_COLUMNS, SEARCH_WINDOW,
+    Digest, ExportRow, Fact, ImportCounts, ImportRows, Memory, NewFact, NewMemory, Reader, Search, Status,
+    DIGEST_COLUMNS, FACT_COLUMNS, MEMORY_COLUMNS, SEARCH_WINDOW,
 };
 use super::tokens::{DocTokens, Tokenizer, COLUMNS};
 use anyhow::{anyhow, bail, Context as _, Result};
@@ -459,10 +459,10 @@ impl PgStore {
     }
 
     /// The reader's visible memories that match any of `terms`, best first, exactly as
-    /// [`super::store::SqliteStore::search_memories`] ranks them.
-    pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
+    /// [`super::store::SqliteStore::search`] ranks them.
+    pub fn search(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Search> {
         if limit == 0 || terms.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Search::default());
         }
         let phrases: Vec<Vec<String>> = terms.iter().map(|term| self.phrase(term)).collect::<Result<_>>()?;
         let mut client = self.client.borrow_mut();
@@ -505,7 +505,7 @@ impl PgStore {
             .collect();
         let (common_only, chosen) = choose_terms(frequencies);
         if chosen.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Search::default());
         }
         let chosen_singles: Vec<&String> =
             chosen.iter().filter(|i| phrases[**i].len() == 1).map(|i| &phrases[*i][0]).collect();
@@ -590,7 +590,7 @@ impl PgStore {
             }
         }
         if candidates.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Search::default());
         }
 
         // FTS5's BM25, term by term in the query's order.
@@ -639,7 +639,7 @@ impl PgStore {
             by_id.insert(memory.id, memory);
         }
         tx.commit()?;
-        Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+        Ok(Search { memories: ids.iter().filter_map(|id| by_id.remove(id)).collect(), windowed: floor > 0 })
     }
 
     pub fn proposed_memories(&self, project: &str, limit: usize) -> Result<Vec<Memory>> {

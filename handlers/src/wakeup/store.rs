@@ -12,6 +12,16 @@ use std::time::Duration;
 
 /// The most matches a search probes per term, and ranks in all.
 pub const SEARCH_WINDOW: i64 = 250;
+
+/// What a search found, best first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Search {
+    pub memories: Vec<Memory>,
+    /// Every word was common, and more memories matched than the window holds: only the
+    /// project's [`SEARCH_WINDOW`] most recent matches were ranked.
+    pub windowed: bool,
+}
+
 /// The most prompt terms a search ranks by.
 pub const MAX_RANKED_TERMS: usize = 8;
 /// The most terms ranked when every term is common (BM25 reads each one's whole posting list).
@@ -657,9 +667,9 @@ impl SqliteStore {
     /// are dropped (they carry little BM25 weight). When every term is that common, the
     /// [`MAX_COMMON_TERMS`] rarest are kept, and only the project's [`SEARCH_WINDOW`] most recently
     /// added memories that match them are ranked.
-    pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
+    pub fn search(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Search> {
         if limit == 0 || terms.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Search::default());
         }
         let scope = format!("project_tag : ({} OR \"qqglobalscope\")", phrase(&project_token(&reader.project)));
         // Store-wide frequencies: probing within the project costs an intersection per term.
@@ -677,7 +687,7 @@ impl SqliteStore {
         let (common_only, chosen) = choose_terms(frequencies);
         let chosen: Vec<String> = chosen.into_iter().map(|term| phrase(term)).collect();
         if chosen.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Search::default());
         }
         let terms_expression = format!("{{title synopsis body}} : ({})", chosen.join(" OR "));
         // Only common terms can match more rows than the window holds; then the window is the
@@ -706,7 +716,7 @@ impl SqliteStore {
         let limit = limit_param(limit);
         let params = reader.params_with(&[(":query", &terms_expression), (":floor", &floor), (":limit", &limit)]);
         let rows = stmt.query_map(params.as_slice(), memory_from_row)?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        Ok(Search { memories: rows.collect::<rusqlite::Result<_>>()?, windowed: floor > 0 })
     }
 
     /// The proposed-memory inbox of a project, oldest first.
@@ -1215,9 +1225,14 @@ impl Store {
         both!(self, s => s.recent_memories(reader, kind, limit))
     }
 
-    /// See [`SqliteStore::search_memories`]; both backends return the same rows in the same order.
+    /// See [`SqliteStore::search`]; both backends return the same rows in the same order.
+    pub fn search(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Search> {
+        both!(self, s => s.search(reader, terms, limit))
+    }
+
+    /// The memories of [`Store::search`].
     pub fn search_memories(&self, reader: &Reader, terms: &[String], limit: usize) -> Result<Vec<Memory>> {
-        both!(self, s => s.search_memories(reader, terms, limit))
+        self.search(reader, terms, limit).map(|found| found.memories)
     }
 
     pub fn proposed_memories(&self, project: &str, limit: usize) -> Result<Vec<Memory>> {

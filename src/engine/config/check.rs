@@ -114,6 +114,12 @@ checks! {
         "A prompt, agent or mcp_tool handler: it needs the host's model or MCP client, so dispatch does not run it.";
     InvalidUrl = "invalid-url", Error,
         "An http handler's URL cannot be read, or holds a user name or password; the handler never runs.";
+    WeakenedRedefinition = "weakened-redefinition", Warning,
+        "A project's settings redefine a hook of your own or managed settings (same command) so that it no longer blocks or no longer answers in time: `async`, `asyncRewake`, `once`, a much shorter timeout.";
+    EnvVarInArgs = "env-var-in-args", Warning,
+        "An exec-form argument names an environment variable (`${HOME}`) that the host does not put in: it is passed as written.";
+    PluginVariableOutsidePlugin = "plugin-variable-outside-plugin", Error,
+        "A settings hook, not a plugin's, names `${CLAUDE_PLUGIN_ROOT}` or `${CLAUDE_PLUGIN_DATA}`; the host does not run it.";
     // Safety.
     PipeToShell = "pipe-to-shell", Warning,
         "A command runs what it downloads: `curl … | sh`, `bash <(curl …)`, `sh -c \"$(wget …)\"`.";

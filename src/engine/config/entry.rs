@@ -3,7 +3,9 @@
 //! reads the hooks it names in its place ([`super::sources`]), instead of starting itself: a
 //! second dispatch for the same event would find the first one's marker and answer nothing.
 
+use super::placeholders::Placeholders;
 use super::shell_words::{self, words};
+use hookmux_sdk::Env;
 use std::path::{Path, PathBuf};
 
 /// The flag of the installed entry.
@@ -18,17 +20,78 @@ pub enum DispatchEntry {
     Settings(Vec<PathBuf>),
 }
 
-/// Recognises a command that is exactly a Claude Code dispatch of hookmux: the first word
-/// `hookmux` or a path ending in `/hookmux`, then `dispatch`, then only `--installed`, or one or
-/// more `--settings FILE`, and at most `--host claude`. `$CLAUDE_PROJECT_DIR` in a file name is
-/// the project root, as the host sets it for its hooks; a relative name is relative to the root.
-/// Anything else (a wrapper, another host, another flag) is a command like any other.
-pub fn recognise(command: &str, exec_args: Option<&[String]>, project_root: Option<&Path>) -> Option<DispatchEntry> {
-    let root_text = project_root.map(|root| root.to_string_lossy().into_owned());
-    let expand = |name: &str| (name == "CLAUDE_PROJECT_DIR").then(|| root_text.clone()).flatten();
+/// A dispatch entry read: the program it starts and what it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub program: String,
+    pub names: DispatchEntry,
+}
+
+/// What an entry's words stand for where its hook runs, as the host's shell (or, in the exec
+/// form, the host) reads them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Places<'a> {
+    /// `$CLAUDE_PROJECT_DIR`, as the host sets it for its hooks.
+    pub project_root: Option<&'a Path>,
+    /// Where the hook runs: a relative file name is relative to it (else to the project root).
+    pub cwd: Option<&'a Path>,
+    /// The hook's environment, for `~`, `$HOME` and any other variable a name holds (one that is
+    /// not set is empty, as in the shell). Without it only `$CLAUDE_PROJECT_DIR` is known.
+    pub env: Option<&'a Env>,
+}
+
+impl<'a> Places<'a> {
+    /// Only the project root known.
+    pub fn project(project_root: Option<&'a Path>) -> Places<'a> {
+        Places { project_root, ..Places::default() }
+    }
+
+    /// `$NAME`'s value, when it is known here.
+    fn variable(&self, name: &str) -> Option<String> {
+        if name == super::placeholders::PROJECT_DIR {
+            if let Some(root) = self.project_root {
+                return Some(root.to_string_lossy().into_owned());
+            }
+        }
+        let env = self.env?;
+        match env.get_os(name) {
+            None => Some(String::new()),
+            Some(value) => value.to_str().map(str::to_string),
+        }
+    }
+
+    /// A file name as the hook's process would open it.
+    fn resolve(&self, file: &str) -> Option<PathBuf> {
+        let path = PathBuf::from(file);
+        if path.is_absolute() {
+            return Some(path);
+        }
+        self.cwd.or(self.project_root).map(|base| base.join(path))
+    }
+}
+
+/// Recognises a command that is exactly a Claude Code dispatch of hookmux (see [`read`]).
+pub fn recognise(command: &str, exec_args: Option<&[String]>, places: &Places<'_>) -> Option<DispatchEntry> {
+    read(command, exec_args, places).map(|entry| entry.names)
+}
+
+/// Reads a command that is exactly a Claude Code dispatch of hookmux: the first word `hookmux`
+/// or a path ending in `/hookmux`, then `dispatch`, then only `--installed`, or one or more
+/// `--settings FILE`, and at most `--host claude`. The words are read as the host would run
+/// them: in the shell form, quotes removed, `~` and `$NAME` or `${NAME}` put in (see
+/// [`Places`]); in the exec form, the host's own placeholders (`${CLAUDE_PROJECT_DIR}`). A
+/// relative file name is relative to where the hook runs. Anything else (a wrapper, another
+/// host, another flag, an expansion that is not a variable) is a command like any other.
+pub fn read(command: &str, exec_args: Option<&[String]>, places: &Places<'_>) -> Option<Entry> {
     let all: Vec<String> = match exec_args {
-        Some(args) => std::iter::once(command.to_string()).chain(args.iter().cloned()).collect(),
-        None => words(command, expand)?,
+        Some(args) => {
+            let placeholders = Placeholders::new(places.project_root.unwrap_or(Path::new("")), None);
+            std::iter::once(command)
+                .chain(args.iter().map(String::as_str))
+                .map(|w| placeholders.substitute(w))
+                .collect()
+        }
+        None => words(command, |name| places.variable(name))?,
     };
     let [program, dispatch, args @ ..] = all.as_slice() else { return None };
     if !shell_words::is_hookmux(program) || dispatch != "dispatch" {
@@ -47,7 +110,7 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, project_root: Opti
             "--plugins" if inline.is_none() => {}
             "--settings" => {
                 let file = inline.or_else(|| args.next().cloned())?;
-                files.push(resolve(&file, project_root)?);
+                files.push(places.resolve(&file)?);
             }
             "--host" => {
                 if inline.or_else(|| args.next().cloned())? != "claude" {
@@ -57,19 +120,12 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, project_root: Opti
             _ => return None,
         }
     }
-    match (installed, files.is_empty()) {
-        (true, true) => Some(DispatchEntry::Installed),
-        (false, false) => Some(DispatchEntry::Settings(files)),
-        _ => None,
-    }
-}
-
-fn resolve(file: &str, project_root: Option<&Path>) -> Option<PathBuf> {
-    let path = PathBuf::from(file);
-    if path.is_absolute() {
-        return Some(path);
-    }
-    project_root.map(|root| root.join(path))
+    let names = match (installed, files.is_empty()) {
+        (true, true) => DispatchEntry::Installed,
+        (false, false) => DispatchEntry::Settings(files),
+        _ => return None,
+    };
+    Some(Entry { program: program.clone(), names })
 }
 
 /// The hooks file an installed entry in `settings` stands for: `hookmux-hooks.local.json` beside
@@ -84,8 +140,9 @@ pub fn installed_hooks_file(settings: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    fn root() -> Option<&'static Path> {
-        Some(Path::new("/p"))
+    fn root() -> &'static Places<'static> {
+        static PLACES: std::sync::OnceLock<Places<'static>> = std::sync::OnceLock::new();
+        PLACES.get_or_init(|| Places::project(Some(Path::new("/p"))))
     }
 
     #[test]
@@ -123,7 +180,50 @@ mod tests {
         ] {
             assert_eq!(recognise(command, None, root()), None, "{command}");
         }
-        assert_eq!(recognise("hookmux dispatch --settings rel.json", None, None), None);
+        assert_eq!(recognise("hookmux dispatch --settings rel.json", None, &Places::default()), None);
+    }
+
+    /// Every form the shell reads as a path: `~/…`, `$HOME/…`, `${HOME}/…`, any variable of the
+    /// hook's environment, a name relative to where the hook runs; and the exec form's own
+    /// placeholder. `~` inside a word or quoted, and `~user`, are not the home folder.
+    #[test]
+    fn every_form_of_a_file_name_is_read_as_the_hook_would() {
+        let env: Env = [("HOME", "/h"), ("HOOKS", "/srv/hooks")].into_iter().collect();
+        let places = Places { project_root: Some(Path::new("/p")), cwd: Some(Path::new("/p/sub")), env: Some(&env) };
+        for (command, file) in [
+            ("hookmux dispatch --settings ~/.claude/x.json", "/h/.claude/x.json"),
+            ("hookmux dispatch --settings ~", "/h"),
+            ("hookmux dispatch --settings $HOME/x.json", "/h/x.json"),
+            ("hookmux dispatch --settings \"${HOME}/a b.json\"", "/h/a b.json"),
+            ("hookmux dispatch --settings \"$HOOKS/x.json\"", "/srv/hooks/x.json"),
+            ("hookmux dispatch --settings \"$UNSET/x.json\"", "/x.json"),
+            ("hookmux dispatch --settings .claude/x.json", "/p/sub/.claude/x.json"),
+            ("hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/x.json\"", "/p/.claude/x.json"),
+            ("hookmux dispatch --settings '~/x.json'", "/p/sub/~/x.json"),
+            ("hookmux dispatch --settings=~/x.json", "/p/sub/~/x.json"),
+            ("~/bin/hookmux dispatch --settings a~/x.json", "/p/sub/a~/x.json"),
+        ] {
+            let entry = read(command, None, &places).unwrap_or_else(|| panic!("{command}"));
+            assert_eq!(entry.names, DispatchEntry::Settings(vec![PathBuf::from(file)]), "{command}");
+        }
+        assert_eq!(
+            read("\"$HOME/bin/hookmux\" dispatch --installed", None, &places).unwrap().program,
+            "/h/bin/hookmux"
+        );
+        let exec = ["dispatch".to_string(), "--settings".to_string(), "${CLAUDE_PROJECT_DIR}/x.json".to_string()];
+        assert_eq!(
+            recognise("hookmux", Some(&exec), &places),
+            Some(DispatchEntry::Settings(vec![PathBuf::from("/p/x.json")]))
+        );
+        let exec = ["dispatch".to_string(), "--settings".to_string(), "${HOME}/x.json".to_string()];
+        assert_eq!(
+            recognise("hookmux", Some(&exec), &places),
+            Some(DispatchEntry::Settings(vec![PathBuf::from("/p/sub/${HOME}/x.json")])),
+            "the exec form puts in only the host's own placeholders"
+        );
+        for command in ["hookmux dispatch --settings ~root/x.json", "hookmux dispatch --settings $(pwd)/x.json"] {
+            assert_eq!(read(command, None, &places), None, "{command}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod entry;
 pub mod jsonpath;
+pub mod placeholders;
 pub mod plugins;
 pub mod secrets;
 pub mod settings;

@@ -146,6 +146,20 @@ pub struct SettingsFile {
     /// Handlers kept and skipped (malformed), for `dry-run`'s source table.
     pub kept: usize,
     pub skipped: usize,
+    /// Events whose name is not one (`preToolUse`): their hooks never run, but fixing the name
+    /// runs them, so `hooks validate` checks them too.
+    pub misnamed: Vec<Misnamed>,
+}
+
+/// The groups of an event name that is not an event's.
+#[derive(Clone, Debug)]
+pub struct Misnamed {
+    pub name: String,
+    /// The event the name most likely means, whose rules its hooks are checked by.
+    pub meant: Option<HookEvent>,
+    pub groups: Vec<Group>,
+    /// What reading the groups found (a handler without a command, say), not told by dispatch.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// A matcher group: `{"matcher": …, "hooks": [ … ]}`.
@@ -268,6 +282,7 @@ impl SettingsFile {
             diagnostics: Vec::new(),
             kept: 0,
             skipped: 0,
+            misnamed: Vec::new(),
         }
     }
 
@@ -482,9 +497,11 @@ impl Reader<'_> {
                 };
                 let count = value.as_array().map(|groups| count_handlers(groups)).unwrap_or(0);
                 self.file.skipped += count;
-                let diagnostic = self.error(path, format!("unknown hook event `{name}`; its hooks are skipped"));
+                let diagnostic =
+                    self.error(path.clone(), format!("unknown hook event `{name}`; its hooks are skipped"));
                 diagnostic.hint = Some(hint);
                 diagnostic.check = Check::InvalidEventName;
+                self.read_misnamed(name, value, &path);
                 continue;
             };
             let Value::Array(groups) = value else {
@@ -500,6 +517,19 @@ impl Reader<'_> {
                 None => self.file.hooks.push((event, groups)),
             }
         }
+    }
+
+    /// Reads the groups of a misnamed event aside, with their own diagnostics: they do not run,
+    /// and what is wrong in them is `hooks validate`'s to say, not dispatch's.
+    fn read_misnamed(&mut self, name: &str, value: &Value, path: &JsonPath) {
+        let Value::Array(groups) = value else { return };
+        let mut aside = SettingsFile::empty(self.file.path.clone(), self.file.scope, FileState::Loaded);
+        let mut reader = Reader { file: &mut aside };
+        let groups =
+            groups.iter().enumerate().filter_map(|(i, group)| reader.read_group(group, path.index(i))).collect();
+        let pascal: String = name.chars().take(1).flat_map(char::to_uppercase).chain(name.chars().skip(1)).collect();
+        let meant = suggest_event(name).and_then(HookEvent::named).or_else(|| HookEvent::named(&pascal));
+        self.file.misnamed.push(Misnamed { name: name.to_string(), meant, groups, diagnostics: aside.diagnostics });
     }
 
     fn read_group(&mut self, value: &Value, path: JsonPath) -> Option<Group> {

@@ -9,8 +9,9 @@ pub fn plain_words(command: &str) -> Option<Vec<String>> {
 }
 
 /// Splits a shell command into words as [`plain_words`] does, putting in the value `expand`
-/// gives for `$NAME` or `${NAME}` outside single quotes. A variable `expand` does not know, or any
-/// other expansion, makes it `None`: what the shell would make of it is not known here.
+/// gives for `$NAME` or `${NAME}` outside single quotes, and `$HOME`'s for a `~` that starts a
+/// word unquoted (`~` or `~/…`). A variable `expand` does not know, or any other expansion
+/// (`~user`, `$(…)`), makes it `None`: what the shell would make of it is not known here.
 pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<Vec<String>> {
     let mut words = Vec::new();
     let mut chars = command.trim().chars().peekable();
@@ -43,7 +44,14 @@ pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<V
                     chars.next();
                     word.push_str(&expand(&variable(&mut chars)?)?);
                 }
-                c if c.is_ascii_alphanumeric() || "-_./:=,@+%^".contains(c) => {
+                '~' if word.is_empty() => {
+                    chars.next();
+                    if chars.peek().is_some_and(|c| *c != '/' && !c.is_whitespace()) {
+                        return None;
+                    }
+                    word.push_str(&expand("HOME")?);
+                }
+                c if c.is_ascii_alphanumeric() || "-_./:=,@+%^~".contains(c) => {
                     word.push(c);
                     chars.next();
                 }
@@ -101,8 +109,13 @@ mod tests {
         );
         assert_eq!(split("x ${CLAUDE_PROJECT_DIR}/h"), Some(vec!["x".into(), "/p q/h".into()]));
         assert_eq!(split("x '$CLAUDE_PROJECT_DIR'"), Some(vec!["x".into(), "$CLAUDE_PROJECT_DIR".into()]));
-        for command in ["x $HOME", "x ${CLAUDE_PROJECT_DIR", "x $(pwd)", "x $1", "x \"$\""] {
+        for command in ["x $HOME", "x ${CLAUDE_PROJECT_DIR", "x $(pwd)", "x $1", "x \"$\"", "x ~/a", "x ~u/a"] {
             assert_eq!(split(command), None, "{command}");
         }
+        let home = |name: &str| (name == "HOME").then(|| "/h".to_string());
+        assert_eq!(
+            words("x ~/a ~ a~/b --s=~/c '~/d'", home),
+            Some(["x", "/h/a", "/h", "a~/b", "--s=~/c", "~/d"].map(String::from).to_vec())
+        );
     }
 }

@@ -19,7 +19,7 @@ use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::plugins;
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
 use crate::engine::config::trust::{self, HostTrust};
-use hookmux_sdk::{Env, Event, HookEvent};
+use hookmux_sdk::{Env, Event, HookEvent, ProjectTrust};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -55,26 +55,44 @@ pub struct Discovery {
     /// `dispatch --installed`: run only the hooks behind installed entries; the rest of each
     /// settings file is the host's to run.
     pub installed_only: bool,
-    /// Whether the project's own files (project and local scope) may be read: see
-    /// [`super::trust`]. Claude Code's view, trusted, unless [`Discovery::for_host`] says.
-    pub project_trusted: bool,
+    /// Whether the project's own files (project and local scope, and what built-in handlers
+    /// read of the project) may be used: see [`super::trust`]. Claude Code's view, trusted, unless
+    /// [`Discovery::for_host`] says.
+    pub project_trust: ProjectTrust,
     /// Whether the enabled plugins' hooks are sources too ([`super::plugins`]): for hosts that do
     /// not run them themselves, and for the inspection commands.
     pub plugins: bool,
+    /// Where the hooks run (the event's `cwd` when it is a folder, else the project root), and
+    /// their environment: what an entry's file names are read against ([`entry::Places`]).
+    pub hook_cwd: Option<PathBuf>,
+    pub env: Env,
 }
 
 impl Discovery {
     /// From the environment hookmux runs in and the event it got.
     pub fn new(env: &Env, event: &Event, explicit: Vec<PathBuf>) -> Discovery {
+        let project_root = project_root(env, event);
+        let hook_cwd = event.cwd().filter(|cwd| cwd.is_dir()).or_else(|| project_root.clone());
         Discovery {
             home: hookmux_platform::dirs::home(env),
             config_dir: env.path("CLAUDE_CONFIG_DIR"),
-            project_root: project_root(env, event),
+            project_root,
             managed_dir: env.path("HOOKMUX_MANAGED_DIR").unwrap_or_else(|| PathBuf::from(default_managed_dir())),
             explicit,
             installed_only: false,
-            project_trusted: true,
+            project_trust: ProjectTrust::Trusted("the host asked the user"),
             plugins: false,
+            hook_cwd,
+            env: env.clone(),
+        }
+    }
+
+    /// What an entry's words stand for where the hooks run.
+    pub fn places(&self) -> entry::Places<'_> {
+        entry::Places {
+            project_root: self.project_root.as_deref(),
+            cwd: self.hook_cwd.as_deref(),
+            env: Some(&self.env),
         }
     }
 
@@ -91,9 +109,9 @@ impl Discovery {
 
     /// For the host that sent the event: whether it, or hookmux's trust list, trusts the project.
     pub fn for_host(mut self, host: HostTrust, env: &Env) -> Discovery {
-        self.project_trusted = match &self.project_root {
-            Some(root) => trust::decide(root, host, env) != trust::Decision::Untrusted,
-            None => true,
+        self.project_trust = match &self.project_root {
+            Some(root) => trust::decide(root, host, env),
+            None => ProjectTrust::Trusted("there is no project"),
         };
         self
     }
@@ -168,7 +186,7 @@ impl Sources {
         });
         let mut sources = Sources::default();
         let mut follower = Follower {
-            project_root: discovery.project_root.as_deref(),
+            places: discovery.places(),
             installed_only: discovery.installed_only,
             loaded: BTreeSet::new(),
             entries: 0,
@@ -176,7 +194,7 @@ impl Sources {
         for file in found {
             follower.push(file, &mut sources.files, &mut Vec::new());
         }
-        if !discovery.project_trusted {
+        if !discovery.project_trust.is_trusted() {
             sources.untrusted = set_aside_project_files(&mut sources.files, discovery.project_root.as_deref());
         }
         if discovery.installed_only {
@@ -261,7 +279,7 @@ fn require(file: &mut SettingsFile, named_by: &str) {
 
 /// Reads the hooks files that hookmux's entries name, each after the file that names it.
 struct Follower<'a> {
-    project_root: Option<&'a Path>,
+    places: entry::Places<'a>,
     installed_only: bool,
     /// The files read so far (as real paths where they exist): each is read once.
     loaded: BTreeSet<PathBuf>,
@@ -319,7 +337,7 @@ impl Follower<'_> {
                     let HookKind::Command { command, args, .. } = &spec.kind else {
                         return true;
                     };
-                    let targets = match entry::recognise(command, args.as_deref(), self.project_root) {
+                    let targets = match entry::recognise(command, args.as_deref(), &self.places) {
                         Some(DispatchEntry::Installed) => vec![entry::installed_hooks_file(&settings_path)],
                         Some(DispatchEntry::Settings(files)) if !self.installed_only => files,
                         _ => return true,

@@ -7,7 +7,7 @@
 //! run.
 
 use hookmux_platform::dirs::{variable, Folder};
-use hookmux_sdk::Env;
+use hookmux_sdk::{Env, ProjectTrust};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -26,28 +26,23 @@ pub enum HostTrust {
     Unknown,
 }
 
-/// Why a project's settings run, or that they do not.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
-    Trusted(&'static str),
-    Untrusted,
-}
-
-/// Decides for `project` (a real path where it exists).
-pub fn decide(project: &Path, host: HostTrust, env: &Env) -> Decision {
+/// Decides for `project` (a real path where it exists). The decision is handed to the built-in
+/// handlers too ([`hookmux_sdk::Context::project_trust`]): a project's own files that a handler
+/// reads (the wake-up's `.lore.yaml`) count for as much as its settings.
+pub fn decide(project: &Path, host: HostTrust, env: &Env) -> ProjectTrust {
     match host {
-        HostTrust::Prompted => return Decision::Trusted("the host asked the user"),
-        HostTrust::Trusted => return Decision::Trusted("the host trusts it"),
+        HostTrust::Prompted => return ProjectTrust::Trusted("the host asked the user"),
+        HostTrust::Trusted => return ProjectTrust::Trusted("the host trusts it"),
         HostTrust::Unknown => {}
     }
     let project = real(project);
     if override_folders(env).iter().any(|folder| project.starts_with(folder)) {
-        return Decision::Trusted(TRUST_ENV);
+        return ProjectTrust::Trusted(TRUST_ENV);
     }
     if TrustList::load(env).is_ok_and(|list| list.covers(&project)) {
-        return Decision::Trusted("hookmux trust");
+        return ProjectTrust::Trusted("hookmux trust");
     }
-    Decision::Untrusted
+    ProjectTrust::Untrusted
 }
 
 fn override_folders(env: &Env) -> Vec<PathBuf> {
@@ -155,25 +150,25 @@ mod tests {
         let project = dir.path().join("p");
         std::fs::create_dir_all(project.join("sub")).unwrap();
         let home: Env = [(variable(Folder::Home), dir.path().as_os_str())].into_iter().collect();
-        assert_eq!(decide(&project, HostTrust::Unknown, &home), Decision::Untrusted);
-        assert!(matches!(decide(&project, HostTrust::Prompted, &home), Decision::Trusted(_)));
-        assert!(matches!(decide(&project, HostTrust::Trusted, &home), Decision::Trusted(_)));
+        assert_eq!(decide(&project, HostTrust::Unknown, &home), ProjectTrust::Untrusted);
+        assert!(matches!(decide(&project, HostTrust::Prompted, &home), ProjectTrust::Trusted(_)));
+        assert!(matches!(decide(&project, HostTrust::Trusted, &home), ProjectTrust::Trusted(_)));
 
         let mut with_override = home.clone();
         with_override.set(TRUST_ENV, format!("/nonexistent:{}", dir.path().display()));
-        assert_eq!(decide(&project.join("sub"), HostTrust::Unknown, &with_override), Decision::Trusted(TRUST_ENV));
+        assert_eq!(decide(&project.join("sub"), HostTrust::Unknown, &with_override), ProjectTrust::Trusted(TRUST_ENV));
 
         let mut list = TrustList::load(&home).unwrap();
         assert!(list.folders.is_empty());
         assert!(list.add(&project.join("sub/..")), "the real path is stored");
         assert!(!list.add(&project));
         list.save().unwrap();
-        assert_eq!(decide(&project.join("sub"), HostTrust::Unknown, &home), Decision::Trusted("hookmux trust"));
-        assert_eq!(decide(dir.path(), HostTrust::Unknown, &home), Decision::Untrusted, "a parent is not covered");
+        assert_eq!(decide(&project.join("sub"), HostTrust::Unknown, &home), ProjectTrust::Trusted("hookmux trust"));
+        assert_eq!(decide(dir.path(), HostTrust::Unknown, &home), ProjectTrust::Untrusted, "a parent is not covered");
         let mut list = TrustList::load(&home).unwrap();
         assert!(list.remove(&project));
         list.save().unwrap();
-        assert_eq!(decide(&project, HostTrust::Unknown, &home), Decision::Untrusted);
+        assert_eq!(decide(&project, HostTrust::Unknown, &home), ProjectTrust::Untrusted);
     }
 
     #[test]

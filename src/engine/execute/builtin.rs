@@ -2,7 +2,7 @@
 
 use crate::engine::execute::RawOutput;
 use crate::protocol::encode_answer;
-use hookmux_sdk::{Answer, Args, Context, Env, Event, Handler, HookEvent};
+use hookmux_sdk::{Answer, Args, Context, Env, Event, Handler, HookEvent, ProjectTrust, TrustDecider};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,15 +15,30 @@ pub struct Invocation {
     pub cwd: PathBuf,
     pub project_root: PathBuf,
     pub dry: bool,
+    /// How the project's trust is decided when the handler asks (see [`ProjectTrust`]).
+    pub project_trust: TrustDecider,
 }
 
 impl Invocation {
     /// For a hook process: cwd is where the host started us; the root is `$CLAUDE_PROJECT_DIR`,
-    /// else the event's `cwd`, else the cwd.
+    /// else the event's `cwd`, else the cwd. The project is untrusted unless the caller says how
+    /// its trust is decided.
     pub fn for_process(event: Event, env: Env, cwd: PathBuf, dry: bool) -> Invocation {
         let project_root = crate::engine::config::sources::project_root(&env, &event).unwrap_or_else(|| cwd.clone());
-        Invocation { event: Arc::new(event), env: Arc::new(env), cwd, project_root, dry }
+        Invocation {
+            event: Arc::new(event),
+            env: Arc::new(env),
+            cwd,
+            project_root,
+            dry,
+            project_trust: decided(ProjectTrust::Untrusted),
+        }
     }
+}
+
+/// A trust decision already made (by dispatch), for [`Invocation::project_trust`].
+pub fn decided(trust: ProjectTrust) -> TrustDecider {
+    Arc::new(move || trust)
 }
 
 /// Runs a handler on an invocation and encodes its answer exactly as `hookmux run` prints it:
@@ -41,7 +56,8 @@ pub fn call(handler: &'static dyn Handler, raw_args: &[String], invocation: &Inv
         invocation.project_root.clone(),
         invocation.env.clone(),
     )
-    .with_dry(invocation.dry);
+    .with_dry(invocation.dry)
+    .with_project_trust(invocation.project_trust.clone());
     let result = catch_unwind(AssertUnwindSafe(|| handler.handle(&cx)));
     let mut stderr = cx.diagnostics().to_stderr_text();
     let failure = match result {

@@ -3,13 +3,14 @@
 //! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
 //! not waited for.
 
+use crate::engine::config::placeholders::Placeholders;
 use crate::engine::config::settings::{HookKind, Plugin};
 use crate::engine::execute::builtin::{self, Invocation};
 use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
 use crate::engine::select::plan::{Plan, Planned, Runner};
-use hookmux_sdk::{Env, Event, Registry};
+use hookmux_sdk::{Env, Event, ProjectTrust, Registry};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -40,6 +41,8 @@ pub struct RunContext {
     pub http: HttpPolicy,
     /// Built-ins write no state (dry-run `--exec`).
     pub dry: bool,
+    /// The project's trust, as dispatch decided it, for the built-ins.
+    pub project_trust: ProjectTrust,
 }
 
 impl RunContext {
@@ -63,7 +66,16 @@ impl RunContext {
         }
         env.set(DISPATCH_CHAIN, chain);
         let stdin = event.hook_stdin();
-        RunContext { event, stdin, env: Arc::new(env), cwd, project_root, http, dry }
+        RunContext {
+            event,
+            stdin,
+            env: Arc::new(env),
+            cwd,
+            project_root,
+            http,
+            dry,
+            project_trust: ProjectTrust::Untrusted,
+        }
     }
 }
 
@@ -231,12 +243,14 @@ fn invocation(cx: &RunContext) -> Invocation {
         cwd: cx.cwd.clone(),
         project_root: cx.project_root.clone(),
         dry: cx.dry,
+        project_trust: builtin::decided(cx.project_trust),
     }
 }
 
 /// The process for a command handler: `sh -c` for the shell form (wrapped by
 /// `CLAUDE_CODE_SHELL_PREFIX` when set), `pwsh` for `shell: "powershell"`, the program itself
-/// for the exec form, with `${VAR}` placeholders substituted in the exec form's words.
+/// for the exec form, with the host's own `${NAME}` placeholders put into the exec form's words
+/// ([`Placeholders`]); a hook the host would refuse to run is not run.
 fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, String> {
     let HookKind::Command { command, args, shell, .. } = &planned.origin.spec.kind else {
         return Err("not a command handler".to_string());
@@ -249,8 +263,16 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         }
         None => cx.env.as_ref(),
     };
+    let placeholders = Placeholders::new(&cx.project_root, planned.origin.file.plugin.as_ref());
+    let words = std::iter::once(command.as_str()).chain(args.iter().flatten().map(String::as_str));
+    if let Some(refusal) = placeholders.refusal(words) {
+        return Err(format!("hookmux: {refusal}"));
+    }
     let (program, argv): (OsString, Vec<OsString>) = match args {
-        Some(args) => (substitute(command, env).into(), args.iter().map(|arg| substitute(arg, env).into()).collect()),
+        Some(args) => (
+            placeholders.substitute(command).into(),
+            args.iter().map(|arg| placeholders.substitute(arg).into()).collect(),
+        ),
         None if shell.as_deref() == Some("powershell") => (
             "pwsh".into(),
             ["-NoProfile", "-NonInteractive", "-Command", command.as_str()].map(OsString::from).to_vec(),
@@ -281,28 +303,6 @@ fn with_plugin(env: &Env, plugin: &Plugin) -> Env {
     env.set("CLAUDE_PLUGIN_ROOT", plugin.root.as_os_str());
     env.set("CLAUDE_PLUGIN_DATA", plugin.data.as_os_str());
     env
-}
-
-/// `${NAME}` → the variable's value (empty when unset); everything else is literal.
-fn substitute(text: &str, env: &Env) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        match after.find('}') {
-            Some(end) => {
-                out.push_str(env.get(&after[..end]).unwrap_or_default());
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push_str(&rest[start..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 fn shell_quote(text: &str) -> String {
@@ -361,10 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn exec_form_placeholders() {
-        let env: Env = [("CLAUDE_PROJECT_DIR", "/p q"), ("X", "1")].into_iter().collect();
-        assert_eq!(substitute("${CLAUDE_PROJECT_DIR}/hooks/a.sh", &env), "/p q/hooks/a.sh");
-        assert_eq!(substitute("$X ${X}${MISSING} ${open", &env), "$X 1 ${open");
+    fn shell_prefix_quoting() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
     }
 }

@@ -23,8 +23,7 @@
 
 use hookmux_sdk::HookEvent;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Debug)]
@@ -92,10 +91,9 @@ pub const MAX_CHOICES: usize = 8;
 /// A counted repetition with this many or more as its maximum counts as unbounded.
 pub const MANY: u32 = 16;
 
-/// How many bounded tests may still be running, runaways included, before no more are started.
-pub const MAX_RUNNING: usize = 4;
-
-static RUNNING: AtomicUsize = AtomicUsize::new(0);
+/// How many bounded tests may still be running, runaways included, before no more are started:
+/// [`hookmux_sdk::bound`]'s, which every bounded test in the process shares.
+pub const MAX_RUNNING: usize = hookmux_sdk::bound::MAX_RUNNING;
 
 /// A shape of regex whose backtracking can grow steeply with the query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,29 +268,8 @@ fn is_unbounded(quantifier: &[char]) -> bool {
 /// Tests `regex` against `queries` on a worker thread; `None` when it has not answered within
 /// [`DEADLINE`], or when [`MAX_RUNNING`] tests are still running, or no thread can be started.
 fn bounded_find(regex: &Arc<regress::Regex>, queries: Vec<String>) -> Option<bool> {
-    /// Counts the test as running until its thread ends, however it ends.
-    struct Running;
-    impl Drop for Running {
-        fn drop(&mut self) {
-            RUNNING.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-    if RUNNING.fetch_add(1, Ordering::SeqCst) >= MAX_RUNNING {
-        RUNNING.fetch_sub(1, Ordering::SeqCst);
-        return None;
-    }
-    let running = Running;
-    let (send, receive) = mpsc::channel();
     let regex = Arc::clone(regex);
-    let spawned = std::thread::Builder::new().name("hookmux-matcher".to_string()).spawn(move || {
-        let _running = running;
-        let _ = send.send(queries.iter().any(|query| regex.find(query).is_some()));
-    });
-    match spawned {
-        Ok(_) => receive.recv_timeout(DEADLINE).ok(),
-        // The closure, and with it the count, was dropped with the error.
-        Err(_) => None,
-    }
+    hookmux_sdk::bound::within(DEADLINE, move || queries.iter().any(|query| regex.find(query).is_some())).ok()
 }
 
 /// Renamed tools: the legacy name a matcher may still use, and the current tool name.

@@ -137,7 +137,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// The record as one line of at most `limit` bytes, newline included: [`shrink`]ed as needed.
 pub fn line(record: &mut Record, limit: usize) -> Option<String> {
-    for level in 0..=2 {
+    for level in 0..=3 {
         if level > 0 {
             shrink(record, level);
         }
@@ -151,7 +151,8 @@ pub fn line(record: &mut Record, limit: usize) -> Option<String> {
 }
 
 /// Leaves out detail to fit a line: at level 1 the event and outputs, the groups that did not
-/// match past the first 20, and notices past the first 10; at level 2 every list.
+/// match past the first 20, and notices past the first 10; at level 2 every list; at level 3 the
+/// host's and the model's fields (a tool name of hundreds of KB) are cut, each saying so.
 fn shrink(record: &mut Record, level: u8) {
     record.truncated = true;
     record.input = None;
@@ -169,6 +170,15 @@ fn shrink(record: &mut Record, level: u8) {
         });
         record.notices.truncate(10);
         record.skipped.truncate(20);
+    } else if level == 3 {
+        for field in
+            [&mut record.event, &mut record.session, &mut record.tool, &mut record.tool_use_id, &mut record.query]
+                .into_iter()
+                .flatten()
+        {
+            record::cut(field, HOST_FIELD_CAP);
+        }
+        record::cut(&mut record.host, HOST_FIELD_CAP);
     } else {
         record.groups.clear();
         record.notices.clear();
@@ -176,26 +186,19 @@ fn shrink(record: &mut Record, level: u8) {
         record.sources.clear();
         record.hooks.truncate(50);
         for hook in &mut record.hooks {
-            cut(&mut hook.name, 200);
+            record::cut(&mut hook.name, 200);
             hook.origin.clear();
             hook.note = None;
         }
         if let Some(problem) = record.problem.as_mut() {
-            cut(problem, 200);
+            record::cut(problem, 200);
         }
     }
 }
 
-/// Cuts `text` to at most `max` bytes, at a character boundary.
-fn cut(text: &mut String, max: usize) {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-    }
-}
+/// The most of one of the host's fields (tool name, ids, the match query) a line keeps when the
+/// line would not fit otherwise, in bytes.
+const HOST_FIELD_CAP: usize = 1024;
 
 #[cfg(test)]
 mod tests {

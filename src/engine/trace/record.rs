@@ -353,17 +353,26 @@ pub fn millis(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
-/// Output as text, at most [`FULL_OUTPUT_CAP`] bytes of it (cut at a character boundary).
+/// Output as text, at most [`FULL_OUTPUT_CAP`] bytes of it (see [`cut`]).
 pub fn capped(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    if text.len() <= FULL_OUTPUT_CAP {
-        return text.into_owned();
+    let mut text = String::from_utf8_lossy(bytes).into_owned();
+    cut(&mut text, FULL_OUTPUT_CAP);
+    text
+}
+
+/// Cuts `text` to its first `max` bytes (at a character boundary) when it is longer, and says so
+/// at the cut: `… [N more bytes]`.
+pub fn cut(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
     }
-    let mut end = FULL_OUTPUT_CAP;
+    let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}… [{} more bytes]", &text[..end], text.len() - end)
+    let more = text.len() - end;
+    text.truncate(end);
+    text.push_str(&format!("… [{more} more bytes]"));
 }
 
 /// What one handler decided, in one word.

@@ -135,7 +135,7 @@ fn stays_native(handler: &Value) -> bool {
 /// scope's hooks file, which reinstalling replaces.
 fn is_our_entry(handler: &Value, layout: &Layout) -> bool {
     let Some(command) = handler.get("command").and_then(Value::as_str) else { return false };
-    match entry::recognise(command, None, Some(&layout.project)) {
+    match entry::recognise(command, None, &entry::Places::project(Some(&layout.project))) {
         Some(DispatchEntry::Installed) => true,
         Some(DispatchEntry::Settings(files)) => files == [layout.hooks_file.clone()],
         None => false,

@@ -39,7 +39,7 @@ use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::{Combined, Permission};
 use crate::protocol::Encoded;
-use hookmux_sdk::{Event, HookEvent};
+use hookmux_sdk::{Env, Event, HookEvent};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -81,17 +81,18 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
 /// project's own configuration only then; hookmux reads the project's Claude settings on the same
 /// terms, or when its own trust list says so.
 fn codex_trust(world: &World, event: &Event) -> HostTrust {
-    let codex_home = world
-        .env
-        .path("CODEX_HOME")
-        .or_else(|| hookmux_platform::dirs::home(&world.env).map(|home| home.join(".codex")));
+    recorded_trust(&world.env, &trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd)))
+}
+
+/// What Codex's `config.toml` records about `project` (a real path): see [`codex_trust`].
+pub(crate) fn recorded_trust(env: &Env, project: &Path) -> HostTrust {
+    let codex_home = env.path("CODEX_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|home| home.join(".codex")));
     let Some(config) = codex_home
         .and_then(|dir| std::fs::read_to_string(dir.join("config.toml")).ok())
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
     else {
         return HostTrust::Unknown;
     };
-    let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
     let trusted = |folder: &Path| {
         config
             .get("projects")

@@ -122,9 +122,12 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
     if world.env.get("COPILOT_ALLOW_ALL").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
         return HostTrust::Trusted;
     }
-    let Some(home) =
-        world.env.path("COPILOT_HOME").or_else(|| hookmux_platform::dirs::home(&world.env).map(|h| h.join(".copilot")))
-    else {
+    recorded_trust(&world.env, &trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd)))
+}
+
+/// What Copilot's `trustedFolders` record about `project` (a real path): see [`copilot_trust`].
+pub(crate) fn recorded_trust(env: &Env, project: &Path) -> HostTrust {
+    let Some(home) = env.path("COPILOT_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|h| h.join(".copilot"))) else {
         return HostTrust::Unknown;
     };
     let trusted: Vec<PathBuf> = ["config.json", "settings.json"]
@@ -135,7 +138,6 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
         .flatten()
         .filter_map(|folder| folder.as_str().map(|f| trust::real(Path::new(f))))
         .collect();
-    let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
     if project.ancestors().any(|folder| trusted.iter().any(|t| t == folder)) {
         HostTrust::Trusted
     } else {
@@ -154,7 +156,8 @@ fn user_settings_hold_an_installed_entry(env: &Env) -> bool {
     let file = SettingsFile::load(&dir.join("settings.json"), Scope::User);
     file.hooks.iter().flat_map(|(_, groups)| groups).flat_map(|group| &group.hooks).any(|spec| match &spec.kind {
         HookKind::Command { command, args, .. } => {
-            entry::recognise(command, args.as_deref(), None) == Some(entry::DispatchEntry::Installed)
+            entry::recognise(command, args.as_deref(), &entry::Places::default())
+                == Some(entry::DispatchEntry::Installed)
         }
         _ => false,
     })

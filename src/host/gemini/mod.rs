@@ -183,17 +183,21 @@ fn remember(store: &state::Store, answer: &Answer, decoded: &Decoded, kind: Opti
 /// the project's parent. Gemini runs a project's own hooks only then; hookmux reads the project's
 /// Claude settings on the same terms, or when its own trust list says so.
 fn gemini_trust(world: &World, event: &Event) -> HostTrust {
-    let file = world
-        .env
+    recorded_trust(&world.env, &trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd)))
+}
+
+/// What Gemini's `trustedFolders.json` records about `project` (a real path): see
+/// [`gemini_trust`].
+pub(crate) fn recorded_trust(env: &hookmux_sdk::Env, project: &Path) -> HostTrust {
+    let file = env
         .path("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-        .or_else(|| gemini_home(&world.env).map(|home| home.join(".gemini").join("trustedFolders.json")));
+        .or_else(|| gemini_home(env).map(|home| home.join(".gemini").join("trustedFolders.json")));
     let Some(rules) = file
         .and_then(|file| std::fs::read_to_string(file).ok())
         .and_then(|text| serde_json::from_str::<Map<String, Value>>(&text).ok())
     else {
         return HostTrust::Unknown;
     };
-    let project = trust::real(&dispatch::project_root_for(&world.env, event, &world.cwd));
     let trusted = rules.iter().any(|(folder, level)| {
         let folder = Path::new(folder);
         match level.as_str() {

@@ -3,7 +3,7 @@
 
 use crate::wakeup::config::{self, LoreConfig, ProjectSource};
 use hookmux_platform::dirs::{variable, Folder};
-use hookmux_sdk::Env;
+use hookmux_sdk::{Env, ProjectTrust};
 use std::path::{Path, PathBuf};
 
 fn parse(text: &str) -> (LoreConfig, Vec<String>) {
@@ -131,27 +131,38 @@ fn a_postgres_url_in_lore_db_or_store_path_selects_the_server() {
     assert!(problems.is_empty(), "{problems:?}");
     assert_eq!(config.store_path, None, "a URL is not made a path under the repository");
     let shown = |location: Option<Location>| location.map(|l| l.display());
-    assert_eq!(
-        shown(config::store_location(&config, &env(&[("USER", "me")]))).as_deref(),
-        Some("postgresql://lore@db.example.com/lore")
-    );
+    let trusted = || ProjectTrust::Trusted("test");
+    let location = |env: &Env| config::store_location(&config, env, trusted).0;
+    assert_eq!(shown(location(&env(&[("USER", "me")]))).as_deref(), Some("postgresql://lore@db.example.com/lore"));
     // LORE_DB wins, file or URL.
+    assert_eq!(location(&env(&[("LORE_DB", "/x.db")])), Some(Location::Sqlite(PathBuf::from("/x.db"))));
     assert_eq!(
-        config::store_location(&config, &env(&[("LORE_DB", "/x.db")])),
-        Some(Location::Sqlite(PathBuf::from("/x.db")))
-    );
-    assert_eq!(
-        shown(config::store_location(&config, &env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x")]))).as_deref(),
+        shown(location(&env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x")]))).as_deref(),
         Some("postgres://a@127.0.0.1/x")
     );
     // A URL that cannot be used is reported when the store is opened, without its password.
-    let bad = config::store_location(&config, &env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x?sslmode=maybe")]));
-    match bad {
+    match location(&env(&[("LORE_DB", "postgres://a:secret@127.0.0.1/x?sslmode=maybe")])) {
         Some(Location::Invalid(reason)) => {
             assert!(reason.contains("sslmode") && !reason.contains("secret"), "{reason}")
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_projects_url_is_used_only_for_a_trusted_project() {
+    use crate::wakeup::store::Location;
+    let (config, _) = parse("store:\n  path: \"postgres://lore:pw@db.example.com/lore\"\n");
+    let env: Env = [("HOME", "/home/me")].into_iter().collect();
+    let (location, notice) = config::store_location(&config, &env, || ProjectTrust::Untrusted);
+    assert_eq!(location, Some(Location::Sqlite(PathBuf::from("/home/me/.local/share/hookmux/lore.db"))));
+    let notice = notice.expect("one notice");
+    assert!(notice.contains("postgres://lore@db.example.com/lore") && !notice.contains("pw@"), "{notice}");
+    assert!(notice.contains("not trusted") && notice.contains("~/.local/share/hookmux/lore.db"), "{notice}");
+    // The user's own URL needs no trust, and the question is not asked.
+    let env: Env = [("HOME", "/home/me"), ("LORE_DB", "postgres://me@127.0.0.1/mine")].into_iter().collect();
+    let (location, notice) = config::store_location(&config, &env, || panic!("not asked"));
+    assert!(matches!(location, Some(Location::Postgres(_))) && notice.is_none());
 }
 
 #[test]
