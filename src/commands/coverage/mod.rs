@@ -126,7 +126,7 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
     } else if reports.is_empty() {
         writeln!(out, "{}", text::nothing(options))?;
     } else {
-        text::write(&mut out, &reports, &totals, &super::render::Paths::new(env.path("HOME")))?;
+        text::write(&mut out, &reports, &totals, &super::render::Paths::new(hookmux_platform::dirs::home(&env)))?;
     }
     out.flush()?;
     Ok(if unguarded > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -363,7 +363,7 @@ fn groups_now(env: &Env, sources: &Sources, root: &Path, tool: &str) -> Option<b
         ("hook_event_name".to_string(), Value::from("PreToolUse")),
         ("tool_name".to_string(), Value::from(tool)),
     ]));
-    let options = PlanOptions { project_root: root.to_path_buf(), home: env.path("HOME"), session_end_budget: None };
+    let options = PlanOptions { project_root: root.to_path_buf(), home: hookmux_platform::dirs::home(env), session_end_budget: None };
     let plan = plan::plan(&event, sources, &options);
     Some(plan.groups.iter().any(|g| g.verdict.is_match()))
 }

@@ -37,7 +37,7 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
 pub(crate) fn recorded_trust(env: &Env, project: &Path) -> HostTrust {
     let file = match env.path("CLAUDE_CONFIG_DIR") {
         Some(dir) => dir.join(".claude.json"),
-        None => match env.path("HOME") {
+        None => match hookmux_platform::dirs::home(env) {
             Some(home) => home.join(".claude.json"),
             None => return HostTrust::Unknown,
         },

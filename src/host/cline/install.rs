@@ -137,7 +137,7 @@ impl Paths {
     /// Cline's folders for a user (`$HOME`, `$CLINE_DIR`) working in `cwd`, with no program
     /// (for looking, not installing); `None` without a home.
     pub fn of(env: &hookmux_sdk::Env, cwd: &Path) -> Option<Paths> {
-        let home = env.path("HOME").filter(|h| h.is_absolute())?;
+        let home = hookmux_platform::dirs::home(env).filter(|h| h.is_absolute())?;
         let cline_dir = env.path("CLINE_DIR").filter(|d| d.is_absolute()).unwrap_or_else(|| home.join(".cline"));
         Some(Paths { home, cline_dir, project: project_root(cwd), program: String::new() })
     }

@@ -258,7 +258,7 @@ fn plain_id(id: &str) -> bool {
 fn home_dir(env: &Env, var: &str, rest: &str) -> Option<PathBuf> {
     env.path(var)
         .filter(|p| p.is_absolute())
-        .or_else(|| env.path("HOME").filter(|h| h.is_absolute()).map(|h| h.join(rest)))
+        .or_else(|| hookmux_platform::dirs::home(env).filter(|h| h.is_absolute()).map(|h| h.join(rest)))
 }
 
 #[cfg(test)]

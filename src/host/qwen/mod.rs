@@ -281,10 +281,10 @@ pub fn qwen_dir(env: &Env) -> Option<PathBuf> {
     match env.path("QWEN_HOME").filter(|p| !p.as_os_str().is_empty()) {
         Some(dir) if dir.is_absolute() => Some(dir),
         Some(dir) => match dir.strip_prefix("~") {
-            Ok(rest) => env.path("HOME").map(|home| home.join(rest)),
+            Ok(rest) => hookmux_platform::dirs::home(env).map(|home| home.join(rest)),
             Err(_) => Some(dir),
         },
-        None => env.path("HOME").map(|home| home.join(".qwen")),
+        None => hookmux_platform::dirs::home(env).map(|home| home.join(".qwen")),
     }
 }
 
