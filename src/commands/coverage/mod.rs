@@ -363,7 +363,11 @@ fn groups_now(env: &Env, sources: &Sources, root: &Path, tool: &str) -> Option<b
         ("hook_event_name".to_string(), Value::from("PreToolUse")),
         ("tool_name".to_string(), Value::from(tool)),
     ]));
-    let options = PlanOptions { project_root: root.to_path_buf(), home: hookmux_platform::dirs::home(env), session_end_budget: None };
+    let options = PlanOptions {
+        project_root: root.to_path_buf(),
+        home: hookmux_platform::dirs::home(env),
+        session_end_budget: None,
+    };
     let plan = plan::plan(&event, sources, &options);
     Some(plan.groups.iter().any(|g| g.verdict.is_match()))
 }

@@ -86,7 +86,8 @@ fn codex_trust(world: &World, event: &Event) -> HostTrust {
 
 /// What Codex's `config.toml` records about `project` (a real path): see [`codex_trust`].
 pub(crate) fn recorded_trust(env: &Env, project: &Path) -> HostTrust {
-    let codex_home = env.path("CODEX_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|home| home.join(".codex")));
+    let codex_home =
+        env.path("CODEX_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|home| home.join(".codex")));
     let Some(config) = codex_home
         .and_then(|dir| std::fs::read_to_string(dir.join("config.toml")).ok())
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())

@@ -127,7 +127,8 @@ fn copilot_trust(world: &World, event: &Event, options: &DispatchOptions) -> Hos
 
 /// What Copilot's `trustedFolders` record about `project` (a real path): see [`copilot_trust`].
 pub(crate) fn recorded_trust(env: &Env, project: &Path) -> HostTrust {
-    let Some(home) = env.path("COPILOT_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|h| h.join(".copilot"))) else {
+    let Some(home) = env.path("COPILOT_HOME").or_else(|| hookmux_platform::dirs::home(env).map(|h| h.join(".copilot")))
+    else {
         return HostTrust::Unknown;
     };
     let trusted: Vec<PathBuf> = ["config.json", "settings.json"]
