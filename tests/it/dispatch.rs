@@ -467,11 +467,15 @@ fn exec_form_puts_in_only_the_hosts_own_placeholders() {
 fn async_hooks_start_and_are_not_waited_for() {
     let project = Project::new(hooks(
         "PreToolUse",
-        json!([{"type": "command", "command": "cat > async-stdin.txt; sleep 1; echo later > async.txt; exit 2", "async": true}]),
+        // The hook ends only once the test has seen dispatch's answer, however slow the machine.
+        json!([{"type": "command",
+                "command": "cat > async-stdin.txt; while [ ! -f answered ]; do sleep 0.05; done; echo later > async.txt; exit 2",
+                "async": true, "timeout": 60}]),
     ));
     let out = project.dispatch(project.bash_event());
     assert_eq!((out.code, out.stdout.as_str()), (Some(0), ""), "an async hook never decides: {}", out.stderr);
     assert_eq!(project.read("async.txt"), "", "dispatch answered before the hook finished");
+    std::fs::write(project.path().join("answered"), "").unwrap();
     assert!(wait_until(Duration::from_secs(10), || project.read("async.txt") == "later\n"));
     assert!(project.read("async-stdin.txt").contains("\"hook_event_name\":\"PreToolUse\""));
 }
