@@ -21,6 +21,8 @@ pub mod dirs;
 pub mod errno;
 pub mod fs;
 pub mod lock;
+pub mod program;
+pub mod shell;
 
 #[cfg(unix)]
 mod unix;

@@ -8,4 +8,6 @@ pub(crate) mod dirs;
 pub(crate) mod errno;
 pub(crate) mod fs;
 pub(crate) mod lock;
+pub(crate) mod program;
 pub(crate) mod security;
+pub(crate) mod shell;
