@@ -168,6 +168,14 @@ pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()>
     imp::read_exact_at(file, buf, offset)
 }
 
+/// The absolute path of `path` with every link resolved, as `std::fs::canonicalize`, but in
+/// the form the user and the hosts write: on Windows `C:\…` rather than the `\\?\C:\…` that
+/// `std` gives (and that no shell, host or user reads back), whenever the path has one (`dunce`
+/// keeps the verbatim form only for a path that needs it: too long, or a name Windows reserves).
+pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<std::path::PathBuf> {
+    dunce::canonicalize(path)
+}
+
 /// Makes `link` a link to the file `target` (which need not exist), as Node's
 /// `fs.symlinkSync(target, link)` does. Windows allows it only with the privilege or developer
 /// mode: otherwise the OS's error.

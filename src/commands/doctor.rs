@@ -101,7 +101,7 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
 
 /// Every check, in the order of the report.
 pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
-    let this = std::env::current_exe().ok().map(|exe| std::fs::canonicalize(&exe).unwrap_or(exe));
+    let this = std::env::current_exe().ok().map(|exe| hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe));
     let on_path = find_on_path(env, "hookmux");
     let mut checks = vec![this_hookmux(this.as_deref(), on_path.as_deref())];
     let event = Event::from_fields(serde_json::Map::from_iter([(
@@ -204,7 +204,7 @@ impl Programs<'_> {
             };
             return Check::new(host, Status::Problem, message).file(file).fix(fix);
         };
-        let real = std::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
+        let real = hookmux_platform::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
         if Some(real.as_path()) == self.this {
             return Check::new(host, Status::Ok, format!("{what} runs {} (this hookmux)", found.display())).file(file);
         }
@@ -219,7 +219,7 @@ impl Programs<'_> {
                 .fix("install Node.js 18 or later, or put the native hookmux binary first on PATH");
             }
             let launched = npm_binaries(&real);
-            if launched.iter().any(|binary| std::fs::canonicalize(binary).ok().as_deref() == self.this) {
+            if launched.iter().any(|binary| hookmux_platform::fs::canonicalize(binary).ok().as_deref() == self.this) {
                 let native = self.this.map(|p| p.display().to_string()).unwrap_or_default();
                 return Check::new(
                     host,

@@ -105,7 +105,7 @@ fn the_watcher_is_started_when_only_it_is_missing() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let called = std::fs::read_to_string(&marker).unwrap();
-    let cwd = project.path().canonicalize().unwrap();
+    let cwd = hookmux_platform::fs::canonicalize(project.path()).unwrap();
     assert_eq!(called, format!("{} watch --background --log-dir {}\n", cwd.display(), logs.display()));
     let log = std::fs::read_to_string(project.path().join(".claude/tasks/logs/brewcode.log")).unwrap();
     let messages: Vec<&str> = log.lines().map(|line| line.split_once(" [s] ").unwrap().1).collect();

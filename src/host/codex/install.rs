@@ -91,7 +91,7 @@ impl Paths {
             },
         };
         let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = exe.canonicalize().unwrap_or(exe);
+        let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
         let Some(exe) = exe.to_str() else {
             bail!("this hookmux's path is not UTF-8 ({}); Codex's hooks.json cannot name it", exe.display())
         };

@@ -79,7 +79,7 @@ impl Paths {
             bail!("neither GEMINI_CLI_HOME nor HOME is set, so there is no Gemini folder to install into")
         };
         let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = exe.canonicalize().unwrap_or(exe);
+        let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
         let Some(exe) = exe.to_str() else {
             bail!("this hookmux's path is not UTF-8 ({}); Gemini's settings.json cannot name it", exe.display())
         };
