@@ -1,5 +1,5 @@
 //! Running a plan: every handler at once, each with its own timeout. Commands are processes
-//! (shell form through `sh -c`, exec form when `args` is given), built-ins are called
+//! (shell form through the POSIX shell's `-c`, exec form when `args` is given), built-ins are called
 //! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
 //! not waited for.
 
@@ -9,6 +9,7 @@ use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
 use crate::engine::select::plan::{Plan, Planned, Runner};
+use hookmux_platform::shell;
 use hookmux_sdk::{Env, Event, Registry};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -234,9 +235,12 @@ fn invocation(cx: &RunContext) -> Invocation {
     }
 }
 
-/// The process for a command handler: `sh -c` for the shell form (wrapped by
-/// `CLAUDE_CODE_SHELL_PREFIX` when set), `pwsh` for `shell: "powershell"`, the program itself
-/// for the exec form, with `${VAR}` placeholders substituted in the exec form's words.
+/// The process for a command handler, started as Claude Code starts it: the shell form through
+/// the POSIX shell (`/bin/sh`; Git Bash on Windows) with `-c`, wrapped by
+/// `CLAUDE_CODE_SHELL_PREFIX` when set; `shell: "powershell"` through PowerShell (`pwsh`, else
+/// Windows PowerShell on Windows) with Claude Code's flags; the exec form (`args`) as the program
+/// itself, no shell, with `${VAR}` placeholders substituted in its words. A shell that is not
+/// there is an error that says what to install: the command is never handed to another shell.
 fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, String> {
     let HookKind::Command { command, args, shell, .. } = &planned.origin.spec.kind else {
         return Err("not a command handler".to_string());
@@ -249,18 +253,18 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         }
         None => cx.env.as_ref(),
     };
+    let cannot_run = |missing: shell::Missing| format!("hookmux cannot run this hook: {missing}");
     let (program, argv): (OsString, Vec<OsString>) = match args {
         Some(args) => (substitute(command, env).into(), args.iter().map(|arg| substitute(arg, env).into()).collect()),
-        None if shell.as_deref() == Some("powershell") => (
-            "pwsh".into(),
-            ["-NoProfile", "-NonInteractive", "-Command", command.as_str()].map(OsString::from).to_vec(),
-        ),
+        None if shell.as_deref() == Some("powershell") => {
+            (shell::powershell(env).map_err(cannot_run)?.into(), powershell_args(command, env))
+        }
         None => {
             let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
                 Some(prefix) => format!("{prefix} {}", shell_quote(command)),
                 None => command.clone(),
             };
-            ("/bin/sh".into(), vec!["-c".into(), script.into()])
+            (shell::posix(env).map_err(cannot_run)?.into(), vec!["-c".into(), script.into()])
         }
     };
     Ok(ProcessSpec {
@@ -271,6 +275,18 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         stdin: cx.stdin.clone(),
         timeout: planned.timeout,
     })
+}
+
+/// Claude Code's PowerShell flags: no profile, no prompt, and the execution policy bypassed
+/// unless `CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY=1` (PowerShell ignores the policy
+/// everywhere but on Windows).
+fn powershell_args(command: &str, env: &Env) -> Vec<OsString> {
+    let mut args = vec!["-NoProfile", "-NonInteractive"];
+    if env.get("CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY") != Some("1") {
+        args.extend(["-ExecutionPolicy", "Bypass"]);
+    }
+    args.extend(["-Command", command]);
+    args.into_iter().map(OsString::from).collect()
 }
 
 /// A plugin's commands also get `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`; the data folder
@@ -358,6 +374,48 @@ mod tests {
         // Had the collector waited for the sleeper, its deny would be here.
         assert!(matches!(&results[0], Ran::Finished(output) if output.timed_out && output.stdout.is_empty()));
         assert!(matches!(&results[1], Ran::Finished(output) if output.exit_code == Some(0)));
+    }
+
+    #[test]
+    fn a_missing_shell_is_an_error_that_says_what_to_install_and_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let nothing = dir.path().to_str().unwrap();
+        // Nothing on PATH, and (for Windows) no Windows PowerShell under the system folder.
+        let env: Env = [("PATH", nothing), ("SystemRoot", nothing)].into_iter().collect();
+        let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
+        let cx = RunContext::new(event, &env, dir.path().into(), dir.path().into(), HttpPolicy::default(), "", false);
+        let settings = crate::engine::config::settings::SettingsFile::parse(
+            std::path::Path::new("s.json"),
+            crate::engine::config::settings::Scope::Flag,
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "echo ran > ran.txt", "shell": "powershell"}
+            ]}]}}"#,
+        );
+        let sources = crate::engine::config::sources::Sources::from_files(vec![settings]);
+        let plan = crate::engine::select::plan::plan(
+            &cx.event,
+            &sources,
+            &crate::engine::select::plan::PlanOptions::default(),
+        );
+        let (results, _) = run_plan(&plan, &Arc::new(cx));
+        let Ran::Finished(output) = &results[0] else { panic!("{:?}", results[0]) };
+        assert_eq!(output.exit_code, Some(1));
+        let said = output.stderr_text();
+        assert!(said.contains("PowerShell was not found") && said.contains("install PowerShell 7"), "{said}");
+        assert!(!dir.path().join("ran.txt").exists(), "no other shell ran the command");
+    }
+
+    #[test]
+    fn powershell_gets_claude_codes_flags_and_the_policy_is_kept_when_asked() {
+        let flags = |env: &Env| {
+            powershell_args("Get-Date", env).iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            flags(&Env::empty()),
+            ["-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-Command", "Get-Date"]
+        );
+        let respect: Env = [("CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY", "1")].into_iter().collect();
+        assert_eq!(flags(&respect), ["-NoProfile", "-NonInteractive", "-Command", "Get-Date"]);
     }
 
     #[test]
