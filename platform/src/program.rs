@@ -19,14 +19,20 @@ use crate::unix::program as imp;
 use crate::windows::program as imp;
 use std::path::{Path, PathBuf};
 
-/// Whether `word` (a command's first word, quotes removed) names the program `name`.
+/// Whether `word` (a command's first word, quotes removed) names the program `name`, by this
+/// OS's [`Conventions`].
 pub fn names(word: &str, name: &str) -> bool {
-    imp::names(word, name)
+    Conventions::HOST.names(word, name)
 }
 
-/// Whether the OS takes `word` as a path to a program rather than a name to look up.
+/// Whether this OS takes `word` as a path to a program rather than a name to look up.
 pub fn is_path(word: &str) -> bool {
-    imp::is_path(word)
+    Conventions::HOST.is_path(word)
+}
+
+/// `path` as a command's first word by this OS's [`Conventions::command_word`].
+pub fn command_word(path: &str) -> Option<String> {
+    Conventions::HOST.command_word(path)
 }
 
 /// The file `word` runs: a path's file (on Windows with an extension of `PATHEXT` added when the
@@ -43,6 +49,62 @@ pub fn find(word: &str, vars: &dyn Vars) -> Option<PathBuf> {
 /// with an extension of `PATHEXT` added.
 pub fn file_at(path: &Path, vars: &dyn Vars) -> Option<PathBuf> {
     imp::file_at(path, vars)
+}
+
+/// How an OS family spells programs: what separates folders, whether case matters, which
+/// extensions a program may carry, and how a path is written as a command's first word. A value
+/// rather than a `cfg`, so that both families' rules run, and are tested, on either;
+/// [`Conventions::HOST`] is this machine's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conventions {
+    Unix,
+    Windows,
+}
+
+impl Conventions {
+    /// The conventions of the OS hookmux was built for.
+    pub const HOST: Conventions = if cfg!(windows) { Conventions::Windows } else { Conventions::Unix };
+
+    /// Whether `word` (a command's first word, quotes removed) names the program `name`.
+    pub fn names(self, word: &str, name: &str) -> bool {
+        match self {
+            Conventions::Unix => word == name || word.strip_suffix(name).is_some_and(|folder| folder.ends_with('/')),
+            Conventions::Windows => {
+                let file = word.rsplit(['/', '\\']).next().unwrap_or(word).to_ascii_lowercase();
+                let name = name.to_ascii_lowercase();
+                file == name || file == format!("{name}.exe")
+            }
+        }
+    }
+
+    /// Whether the OS takes `word` as a path to a program rather than a name to look up.
+    pub fn is_path(self, word: &str) -> bool {
+        match self {
+            Conventions::Unix => word.contains('/'),
+            Conventions::Windows => word.contains(['/', '\\']) || word.as_bytes().get(1) == Some(&b':'),
+        }
+    }
+
+    /// `path` written as the first word of a command that a host hands to a shell, so that the
+    /// shell starts that file; `None` when no spelling does so in every shell a host may use.
+    ///
+    /// On Unix the shell is POSIX `sh`: the path as it is when every character is plain, else in
+    /// single quotes. On Windows the same command may reach Git Bash (Claude Code), PowerShell
+    /// or `cmd.exe` (other hosts), which agree on no quoting at all: a double-quoted program is
+    /// a string, not a command, to PowerShell, and `cmd.exe` keeps single quotes. What all three
+    /// read alike is a bare path with `/` between folders (`C:/Users/me/hookmux.exe`), made only
+    /// of letters, digits and `/._-+:@`. Anything else (a space, `%`, `&`, `$`, `'`, a `\\?\`
+    /// verbatim prefix) is `None`, and the caller writes the bare name found on `PATH` instead.
+    pub fn command_word(self, path: &str) -> Option<String> {
+        let plain = |text: &str, marks: &str| {
+            !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || marks.contains(c))
+        };
+        match self {
+            Conventions::Unix if plain(path, "/._-+:@%") => Some(path.to_string()),
+            Conventions::Unix => Some(format!("'{}'", path.replace('\'', r"'\''"))),
+            Conventions::Windows => Some(path.replace('\\', "/")).filter(|word| plain(word, "/._-+:@")),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -92,10 +154,52 @@ mod tests {
     }
 
     #[test]
-    fn hookmux_is_named_by_its_name_or_a_path_to_it() {
-        assert!(names("hookmux", "hookmux") && names("/usr/local/bin/hookmux", "hookmux"));
-        assert!(!names("nothookmux", "hookmux") && !names("/bin/hookmux-old", "hookmux"));
-        assert!(is_path("./hookmux") && is_path("/usr/bin/hookmux") && !is_path("hookmux"));
+    fn each_family_names_a_program_by_its_own_rules() {
+        for os in [Conventions::Unix, Conventions::Windows] {
+            assert!(os.names("hookmux", "hookmux") && os.names("/usr/local/bin/hookmux", "hookmux"), "{os:?}");
+            assert!(!os.names("nothookmux", "hookmux") && !os.names("/bin/hookmux-old", "hookmux"), "{os:?}");
+            assert!(os.is_path("./hookmux") && os.is_path("/usr/bin/hookmux") && !os.is_path("hookmux"), "{os:?}");
+        }
+        let (unix, windows) = (Conventions::Unix, Conventions::Windows);
+        // Windows: either separator, any case, `.exe` or not, and a drive makes a path.
+        assert!(windows.names(r"C:\Tools\HookMux.EXE", "hookmux") && windows.names("C:/tools/hookmux", "hookmux"));
+        assert!(windows.is_path(r"C:hookmux") && windows.is_path(r"tools\hookmux") && !windows.is_path("hookmux.exe"));
+        // Unix: a backslash is part of a name, case matters, and `.exe` is another program.
+        assert!(!unix.names(r"C:\Tools\hookmux.exe", "hookmux") && !unix.names("HookMux", "hookmux"));
+        assert!(!unix.is_path(r"tools\hookmux") && !unix.is_path("C:hookmux"));
+    }
+
+    #[test]
+    fn a_program_path_is_written_so_that_every_shell_a_host_uses_reads_it_back() {
+        let (unix, windows) = (Conventions::Unix, Conventions::Windows);
+        assert_eq!(unix.command_word("/usr/local/bin/hookmux").as_deref(), Some("/usr/local/bin/hookmux"));
+        assert_eq!(unix.command_word("/home/a b/hookmux").as_deref(), Some("'/home/a b/hookmux'"));
+        assert_eq!(unix.command_word("/x/it's/hookmux").as_deref(), Some(r"'/x/it'\''s/hookmux'"));
+        // Git Bash, PowerShell and cmd.exe all start a bare path with forward slashes.
+        assert_eq!(
+            windows.command_word(r"C:\Users\me\AppData\Roaming\npm\hookmux.exe").as_deref(),
+            Some("C:/Users/me/AppData/Roaming/npm/hookmux.exe")
+        );
+        // No quoting means the same to all three: a space, `%`, `&` or a verbatim prefix has none.
+        for path in
+            [r"C:\Users\Jo Smith\hookmux.exe", r"C:\50%\hookmux.exe", r"C:\a&b\hookmux.exe", r"\\?\C:\x\hookmux.exe"]
+        {
+            assert_eq!(windows.command_word(path), None, "{path}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sh_starts_the_program_the_written_path_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("it's a $HOME");
+        std::fs::create_dir_all(&folder).unwrap();
+        let program = folder.join("tool");
+        std::fs::write(&program, "#!/bin/sh\necho ran \"$1\"\n").unwrap();
+        make_runnable(&program);
+        let word = Conventions::Unix.command_word(program.to_str().unwrap()).unwrap();
+        let out = std::process::Command::new("/bin/sh").arg("-c").arg(format!("{word} arg")).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "ran arg\n", "{word}: {out:?}");
     }
 
     #[cfg(unix)]
@@ -132,7 +236,5 @@ mod tests {
         vars.0.insert("PATHEXT", ".VBS;.EXE".into());
         assert_eq!(found("tool", &vars), at("a/tool.vbs"));
         assert_eq!(found(&dir.path().join("b").join("tool").to_string_lossy(), &vars), at("b/tool.exe"));
-        assert!(names(r"C:\Tools\HookMux.EXE", "hookmux") && names("C:/tools/hookmux", "hookmux"));
-        assert!(is_path(r"C:hookmux") && is_path(r"tools\hookmux") && !is_path("hookmux.exe"));
     }
 }

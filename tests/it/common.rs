@@ -66,6 +66,14 @@ fn move_paths(value: &mut serde_json::Value, dir: &Path) {
 /// fails under CI (`CI` set to `true` or `1`): there a missing prerequisite is a broken set-up
 /// that must not pass unnoticed. Call it as `return common::skip(...)`.
 /// A project folder of its own whose `.claude/settings.json` holds `settings`.
+/// Writes a program the OS will start from `PATH`: on Unix with its execute bits set, as npm
+/// and installers leave them (hookmux finds a program only where the OS would run it).
+pub fn write_program(path: &Path, text: &str) {
+    std::fs::write(path, text).expect("write a program");
+    #[cfg(unix)]
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("make it runnable");
+}
+
 pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".claude")).unwrap();

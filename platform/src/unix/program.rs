@@ -4,14 +4,6 @@ use crate::dirs::Vars;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-pub fn names(word: &str, name: &str) -> bool {
-    word == name || word.strip_suffix(name).is_some_and(|folder| folder.ends_with('/'))
-}
-
-pub fn is_path(word: &str) -> bool {
-    word.contains('/')
-}
-
 pub fn on_path(word: &str, vars: &dyn Vars) -> Option<PathBuf> {
     let path = vars.path("PATH")?;
     std::env::split_paths(&path)

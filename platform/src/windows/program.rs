@@ -10,16 +10,6 @@ use std::path::{Path, PathBuf};
 /// which `CreateProcess` cannot start.
 const DEFAULT_PATHEXT: &str = ".COM;.EXE;.BAT;.CMD";
 
-pub fn names(word: &str, name: &str) -> bool {
-    let file = word.rsplit(['/', '\\']).next().unwrap_or(word).to_ascii_lowercase();
-    let name = name.to_ascii_lowercase();
-    file == name || file == format!("{name}.exe")
-}
-
-pub fn is_path(word: &str) -> bool {
-    word.contains(['/', '\\']) || word.as_bytes().get(1) == Some(&b':')
-}
-
 pub fn on_path(word: &str, vars: &dyn Vars) -> Option<PathBuf> {
     let path = vars.path("PATH")?;
     std::env::split_paths(&path)

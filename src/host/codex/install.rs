@@ -90,16 +90,8 @@ impl Paths {
                 ),
             },
         };
-        let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
-        let Some(exe) = exe.to_str() else {
-            bail!("this hookmux's path is not UTF-8 ({}); Codex's hooks.json cannot name it", exe.display())
-        };
-        Ok(Paths {
-            codex_home,
-            project: project_root(&cwd),
-            command: format!("{} dispatch --host codex", shell_quote(exe)),
-        })
+        let program = config_file::this_hookmux_word("Codex's hooks.json")?;
+        Ok(Paths { codex_home, project: project_root(&cwd), command: format!("{program} dispatch --host codex") })
     }
 
     pub fn hooks_file(&self, scope: Scope) -> PathBuf {
@@ -375,14 +367,6 @@ fn absolute(path: &Path, base: &Path) -> PathBuf {
         }
     }
     out
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 /// `hookmux uninstall codex`'s options.

@@ -78,15 +78,11 @@ impl Paths {
         let Some(home) = super::gemini_home(&env) else {
             bail!("neither GEMINI_CLI_HOME nor HOME is set, so there is no Gemini folder to install into")
         };
-        let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
-        let Some(exe) = exe.to_str() else {
-            bail!("this hookmux's path is not UTF-8 ({}); Gemini's settings.json cannot name it", exe.display())
-        };
-        if exe.contains('$') {
-            bail!("this hookmux's path ({exe}) has a `$`, which Gemini would expand as a variable; move it");
+        let program = config_file::this_hookmux_word("Gemini's settings.json")?;
+        if program.contains('$') {
+            bail!("this hookmux's path ({program}) has a `$`, which Gemini would expand as a variable; move it");
         }
-        Ok(Paths { home, project: project_root(&cwd), command: format!("{} dispatch --host gemini", shell_quote(exe)) })
+        Ok(Paths { home, project: project_root(&cwd), command: format!("{program} dispatch --host gemini") })
     }
 
     pub fn settings_file(&self, scope: Scope) -> PathBuf {
@@ -284,14 +280,6 @@ fn read_settings(path: &Path) -> anyhow::Result<Value> {
         json!({}),
         "not plain JSON (hookmux does not rewrite a settings file with comments)",
     )
-}
-
-fn shell_quote(text: &str) -> String {
-    if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+:@%".contains(c)) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]
