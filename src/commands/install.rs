@@ -31,9 +31,7 @@ fn install_layout(scope: Scope) -> anyhow::Result<Layout> {
 /// program: the host would run another version, or find none and run no hooks.
 fn path_warning(env: &Env) -> Option<String> {
     let this = std::env::current_exe().ok().and_then(|exe| hookmux_platform::fs::canonicalize(&exe).ok());
-    let found = env
-        .get("PATH")
-        .and_then(|path| std::env::split_paths(path).map(|dir| dir.join("hookmux")).find(|exe| exe.is_file()));
+    let found = hookmux_platform::program::find("hookmux", env);
     let folder = this.as_deref().and_then(|exe| exe.parent()).map(|dir| dir.display().to_string()).unwrap_or_default();
     match found {
         None => Some(format!(

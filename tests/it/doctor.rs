@@ -213,7 +213,7 @@ fn npm_layout(m: &Machine) -> PathBuf {
     for file in [&launcher, &native] {
         std::fs::create_dir_all(file.parent().expect("a parent")).expect("create a package folder");
     }
-    std::fs::write(&launcher, "#!/usr/bin/env node\n// the launcher\n").expect("write the launcher");
+    common::write_program(&launcher, "#!/usr/bin/env node\n// the launcher\n");
     hookmux_platform::fs::symlink_file(Path::new(env!("CARGO_BIN_EXE_hookmux")), &native)
         .expect("link the native binary");
     let bin = modules.join(".bin");
@@ -229,7 +229,7 @@ fn the_npm_launcher_of_this_hookmux_is_this_hookmux() {
     // doctor only looks for a `node` on PATH; it does not run it.
     let node_dir = m.project.parent().expect("a parent").join("node-bin");
     std::fs::create_dir_all(&node_dir).expect("create a folder");
-    std::fs::write(node_dir.join("node"), "").expect("write a stand-in node");
+    common::write_program(&node_dir.join("node"), "");
     let out = m.hookmux(&["doctor"], &format!("{}:{}", bin.display(), node_dir.display()));
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     assert!(out.stdout.contains("the npm launcher of this hookmux"), "{}", out.stdout);
