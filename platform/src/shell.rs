@@ -3,6 +3,7 @@
 //! | | Unix | Windows |
 //! |---|---|---|
 //! | [`posix`]: a `command` hook (`"shell": "bash"`, the default) | `/bin/sh` | Git Bash, found as Claude Code finds it (below) |
+//! | [`for_commands`]: what such a hook runs through | [`posix`] | [`posix`], else [`powershell`] when nothing names Git Bash, as Claude Code falls back |
 //! | [`powershell`]: `"shell": "powershell"` | `pwsh` on `PATH` | `pwsh` on `PATH`, else Windows PowerShell (`%SystemRoot%\System32\WindowsPowerShell\v1.0\powershell.exe`) |
 //!
 //! Git Bash on Windows: the file [`GIT_BASH_VARIABLE`] names, when it is set (a name that is not
@@ -46,6 +47,23 @@ impl fmt::Display for Missing {
 }
 
 impl std::error::Error for Missing {}
+
+/// The shell a `command` hook that names none (or `"shell": "bash"`) runs through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandShell {
+    /// `<shell> -c <command>`.
+    Posix(PathBuf),
+    /// PowerShell with the command, as for `"shell": "powershell"`.
+    PowerShell(PathBuf),
+}
+
+/// The shell for a `command` hook that names none: [`posix`]; on Windows without Git Bash,
+/// [`powershell`], as Claude Code falls back to it. A [`GIT_BASH_VARIABLE`] that names no file is
+/// not a reason to fall back (the user asked for that bash): its [`Missing`] is the answer, as it
+/// is when neither shell is there.
+pub fn for_commands(vars: &dyn Vars) -> Result<CommandShell, Missing> {
+    imp::for_commands(vars)
+}
 
 /// The POSIX shell a `command` hook runs through (`<shell> -c <command>`).
 pub fn posix(vars: &dyn Vars) -> Result<PathBuf, Missing> {
@@ -141,6 +159,19 @@ mod tests {
             vars.0.insert(GIT_BASH_VARIABLE, dir.path().join("nowhere.exe"));
             let wrong = posix(&vars).unwrap_err();
             assert!(wrong.why.contains(GIT_BASH_VARIABLE) && wrong.why.contains("nowhere.exe"), "{wrong}");
+        }
+
+        #[test]
+        fn without_git_bash_a_command_runs_through_powershell_unless_the_variable_names_a_bash() {
+            let dir = tempfile::tempdir().unwrap();
+            let mut vars = bare(dir.path());
+            assert_eq!(for_commands(&vars).unwrap_err().shell, "Git Bash", "neither shell: Git Bash's fix");
+            let windows = touch(&dir.path().join(r"Windows\System32\WindowsPowerShell\v1.0\powershell.exe"));
+            assert_eq!(for_commands(&vars), Ok(CommandShell::PowerShell(windows)));
+            let bash = touch(&dir.path().join(r"Program Files\Git\bin\bash.exe"));
+            assert_eq!(for_commands(&vars), Ok(CommandShell::Posix(bash)));
+            vars.0.insert(GIT_BASH_VARIABLE, dir.path().join("nowhere.exe"));
+            assert_eq!(for_commands(&vars).unwrap_err().shell, "Git Bash");
         }
 
         #[test]

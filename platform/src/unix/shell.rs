@@ -1,8 +1,12 @@
 //! Shells on Unix: `/bin/sh`, which POSIX puts there, and `pwsh` where it was installed.
 
 use crate::dirs::Vars;
-use crate::shell::Missing;
+use crate::shell::{CommandShell, Missing};
 use std::path::PathBuf;
+
+pub fn for_commands(vars: &dyn Vars) -> Result<CommandShell, Missing> {
+    posix(vars).map(CommandShell::Posix)
+}
 
 pub fn posix(_vars: &dyn Vars) -> Result<PathBuf, Missing> {
     Ok(PathBuf::from("/bin/sh"))

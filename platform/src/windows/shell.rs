@@ -2,8 +2,17 @@
 
 use crate::dirs::Vars;
 use crate::program;
-use crate::shell::{Missing, GIT_BASH_VARIABLE};
+use crate::shell::{CommandShell, Missing, GIT_BASH_VARIABLE};
 use std::path::{Path, PathBuf};
+
+/// Git Bash, else PowerShell: Claude Code's order on Windows.
+pub fn for_commands(vars: &dyn Vars) -> Result<CommandShell, Missing> {
+    match posix(vars) {
+        Ok(bash) => Ok(CommandShell::Posix(bash)),
+        Err(missing) if vars.path(GIT_BASH_VARIABLE).is_some() => Err(missing),
+        Err(missing) => powershell(vars).map(CommandShell::PowerShell).map_err(|_| missing),
+    }
+}
 
 pub fn posix(vars: &dyn Vars) -> Result<PathBuf, Missing> {
     let missing = |why: String| Missing {

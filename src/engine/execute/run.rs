@@ -236,7 +236,7 @@ fn invocation(cx: &RunContext) -> Invocation {
 }
 
 /// The process for a command handler, started as Claude Code starts it: the shell form through
-/// the POSIX shell (`/bin/sh`; Git Bash on Windows) with `-c`, wrapped by
+/// the POSIX shell (`/bin/sh`; Git Bash on Windows, else PowerShell) with `-c`, wrapped by
 /// `CLAUDE_CODE_SHELL_PREFIX` when set; `shell: "powershell"` through PowerShell (`pwsh`, else
 /// Windows PowerShell on Windows) with Claude Code's flags; the exec form (`args`) as the program
 /// itself, no shell, with `${VAR}` placeholders substituted in its words. A shell that is not
@@ -259,13 +259,16 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         None if shell.as_deref() == Some("powershell") => {
             (shell::powershell(env).map_err(cannot_run)?.into(), powershell_args(command, env))
         }
-        None => {
-            let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
-                Some(prefix) => format!("{prefix} {}", shell_quote(command)),
-                None => command.clone(),
-            };
-            (shell::posix(env).map_err(cannot_run)?.into(), vec!["-c".into(), script.into()])
-        }
+        None => match shell::for_commands(env).map_err(cannot_run)? {
+            shell::CommandShell::Posix(sh) => {
+                let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
+                    Some(prefix) => format!("{prefix} {}", shell_quote(command)),
+                    None => command.clone(),
+                };
+                (sh.into(), vec!["-c".into(), script.into()])
+            }
+            shell::CommandShell::PowerShell(powershell) => (powershell.into(), powershell_args(command, env)),
+        },
     };
     Ok(ProcessSpec {
         program,
