@@ -15,8 +15,10 @@
 //! in Linux.
 //!
 //! A shell that is not found is a [`Missing`] that says what to install or set: the hook is then
-//! not run by another shell in its place (a bash script read by PowerShell does something other
-//! than what its author wrote).
+//! not run by a shell the host would not use in its place (a bash script read by PowerShell
+//! does something other than what its author wrote). The one fallback is the host's own: on
+//! Windows, with no Git Bash and nothing naming one, Claude Code runs such a hook through
+//! PowerShell, and so does [`for_commands`].
 
 use crate::dirs::Vars;
 #[cfg(unix)]
