@@ -126,6 +126,25 @@ impl fmt::Display for NotPrivate {
     }
 }
 
+/// The Unix permission bits of a file (`0o777` and the set-id and sticky bits), `None` where the
+/// OS keeps access elsewhere (Windows: an access list). For reports and for tests of what
+/// hookmux made; decisions use [`why_not_private_dir`] and [`open_to_others`], which mean the
+/// same on every OS.
+pub fn mode(meta: &Metadata) -> Option<u32> {
+    imp::mode(meta)
+}
+
+/// Sets a file's Unix permission bits; `Ok(false)`, and nothing changed, where the OS has none.
+pub fn set_mode(path: &Path, mode: u32) -> io::Result<bool> {
+    imp::set_mode(path, mode)
+}
+
+/// Makes a file one the OS will start as a program: on Unix the execute bits added wherever
+/// the read bits are; on Windows nothing (a file runs by its extension).
+pub fn make_runnable(path: &Path) -> io::Result<()> {
+    imp::make_runnable(path)
+}
+
 /// Whether users other than the owner have any access to the file, as libpq asks of a password
 /// file. `false` where the OS has no such bits to read (Windows: libpq skips the check there).
 pub fn open_to_others(meta: &Metadata) -> bool {
@@ -192,6 +211,25 @@ pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
     use std::io::{Read, Write};
+
+    #[test]
+    fn modes_are_set_and_read_where_the_os_has_them_and_a_program_gets_execute_bits_where_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tool");
+        std::fs::write(&file, "").unwrap();
+        let meta = || std::fs::metadata(&file).unwrap();
+        if cfg!(unix) {
+            assert!(set_mode(&file, 0o640).unwrap());
+            assert_eq!(mode(&meta()), Some(0o640));
+            make_runnable(&file).unwrap();
+            assert_eq!(mode(&meta()), Some(0o750), "execute for the owner and group, who may read it");
+        } else {
+            assert!(!set_mode(&file, 0o640).unwrap());
+            assert_eq!(mode(&meta()), None);
+            make_runnable(&file).unwrap();
+        }
+        assert!(!lacks_execute_permission(&meta()));
+    }
 
     /// Whether a link was made; on Windows, where making one needs a privilege or Developer Mode
     /// (and Wine makes none), a test that needs one says so and stops.

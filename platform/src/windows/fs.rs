@@ -178,6 +178,18 @@ pub fn why_not_private_dir(dir: &Path) -> io::Result<Option<NotPrivate>> {
     }))
 }
 
+pub fn mode(_meta: &Metadata) -> Option<u32> {
+    None
+}
+
+pub fn set_mode(_path: &Path, _mode: u32) -> io::Result<bool> {
+    Ok(false)
+}
+
+pub fn make_runnable(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
 pub fn open_to_others(_meta: &Metadata) -> bool {
     false
 }
