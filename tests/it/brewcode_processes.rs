@@ -8,7 +8,6 @@ use common::Hookmux;
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -82,7 +81,7 @@ fn the_watcher_is_started_when_only_it_is_missing() {
         format!("#!/bin/sh\necho \"$PWD $*\" > '{}.tmp' && mv '{0}.tmp' '{0}'\n", marker.display()),
     )
     .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    hookmux_platform::fs::make_runnable(&script).unwrap();
 
     let out = Hookmux::new(["run", "grepai-status", "--ollama", &ollama()])
         .stdin(session_start(project.path()))

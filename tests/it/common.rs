@@ -70,8 +70,22 @@ fn move_paths(value: &mut serde_json::Value, dir: &Path) {
 /// and installers leave them (hookmux finds a program only where the OS would run it).
 pub fn write_program(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write a program");
-    #[cfg(unix)]
-    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("make it runnable");
+    hookmux_platform::fs::make_runnable(path).expect("make it runnable");
+}
+
+/// Sets Unix permission bits, for a test about them; where the OS has none, says the rest of
+/// the test is skipped and returns `false` (the caller returns).
+pub fn chmod(path: &Path, mode: u32) -> bool {
+    let set = hookmux_platform::fs::set_mode(path, mode).expect("chmod");
+    if !set {
+        skip(&format!("no Unix permission bits on this OS to set on {}", path.display()));
+    }
+    set
+}
+
+/// A file's Unix permission bits (`0o777` part); `None` where the OS has none.
+pub fn mode(path: &Path) -> Option<u32> {
+    hookmux_platform::fs::mode(&std::fs::metadata(path).expect("metadata")).map(|mode| mode & 0o777)
 }
 
 pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
