@@ -331,7 +331,9 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::config::sources::Sources;
     use crate::engine::select::builtin::BuiltinCall;
+    use crate::engine::select::plan::{plan, PlanOptions};
     use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
 
     /// A built-in that takes longer than its timeout.
@@ -354,24 +356,27 @@ mod tests {
     }
     register_handler!(Sleeper);
 
+    /// One settings file's `settings` as the only source.
+    fn sources_of(settings: &str) -> Sources {
+        let file = crate::engine::config::settings::SettingsFile::parse(
+            std::path::Path::new("s.json"),
+            crate::engine::config::settings::Scope::Flag,
+            settings,
+        );
+        Sources::from_files(vec![file])
+    }
+
     #[test]
     fn a_built_in_that_overruns_gives_no_decision() {
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
         let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), "", false);
-        let settings = crate::engine::config::settings::SettingsFile::parse(
-            std::path::Path::new("s.json"),
-            crate::engine::config::settings::Scope::Flag,
+        let sources = sources_of(
             r#"{"hooks": {"PreToolUse": [{"hooks": [
                 {"type": "command", "command": "hookmux run test-sleeper", "timeout": 0.1},
                 {"type": "command", "command": "hookmux run protect-paths"}
             ]}]}}"#,
         );
-        let sources = crate::engine::config::sources::Sources::from_files(vec![settings]);
-        let plan = crate::engine::select::plan::plan(
-            &cx.event,
-            &sources,
-            &crate::engine::select::plan::PlanOptions::default(),
-        );
+        let plan = plan(&cx.event, &sources, &PlanOptions::default());
         assert_eq!(plan.handlers[0].runner, Runner::Builtin(BuiltinCall { name: "test-sleeper".into(), args: vec![] }));
         let (results, _) = run_plan(&plan, &Arc::new(cx));
         // Had the collector waited for the sleeper, its deny would be here.
@@ -387,19 +392,12 @@ mod tests {
         let env: Env = [("PATH", nothing), ("SystemRoot", nothing)].into_iter().collect();
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
         let cx = RunContext::new(event, &env, dir.path().into(), dir.path().into(), HttpPolicy::default(), "", false);
-        let settings = crate::engine::config::settings::SettingsFile::parse(
-            std::path::Path::new("s.json"),
-            crate::engine::config::settings::Scope::Flag,
+        let sources = sources_of(
             r#"{"hooks": {"PreToolUse": [{"hooks": [
                 {"type": "command", "command": "echo ran > ran.txt", "shell": "powershell"}
             ]}]}}"#,
         );
-        let sources = crate::engine::config::sources::Sources::from_files(vec![settings]);
-        let plan = crate::engine::select::plan::plan(
-            &cx.event,
-            &sources,
-            &crate::engine::select::plan::PlanOptions::default(),
-        );
+        let plan = plan(&cx.event, &sources, &PlanOptions::default());
         let (results, _) = run_plan(&plan, &Arc::new(cx));
         let Ran::Finished(output) = &results[0] else { panic!("{:?}", results[0]) };
         assert_eq!(output.exit_code, Some(1));
