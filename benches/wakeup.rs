@@ -71,7 +71,7 @@ fn benches(c: &mut Criterion) {
         let dir = tempfile::tempdir().expect("temp dir");
         let project = dir.path().join("project");
         std::fs::create_dir_all(&project).expect("project");
-        let project = std::fs::canonicalize(project).expect("canonical");
+        let project = hookmux_platform::fs::canonicalize(project).expect("canonical");
         let db = dir.path().join("lore.db");
         store(&db, &project.to_string_lossy(), n);
         let prompt =

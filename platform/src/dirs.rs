@@ -10,26 +10,30 @@
 //! | [`config`] | `$XDG_CONFIG_HOME` (absolute), else `~/.config` | `%APPDATA%`, else `~\AppData\Roaming` |
 //! | [`state`] | `$XDG_STATE_HOME` (absolute), else `~/.local/state` | `%LOCALAPPDATA%`, else `~\AppData\Local` |
 //! | [`data`] | `$XDG_DATA_HOME` (absolute), else `~/.local/share` | `%LOCALAPPDATA%`, else `~\AppData\Local` |
-//! | [`temp`] | `$TMPDIR`, else `/tmp` | `%TEMP%`, else `~\AppData\Local\Temp` |
+//! | [`temp`] | `$TMPDIR`, else `/tmp` | `%TEMP%`, else `%TMP%`, else `<state>\Temp` |
 //! | [`user_temp`] | `<temp>/<name>-<uid>` | `<temp>\<name>` (the temporary folder is the user's own) |
 //!
 //! The promises both keep: a variable that is set but empty counts as unset; [`variable`] names
 //! the one variable that, set to an absolute path, makes a folder that path; configuration,
-//! state and data fall back to a fixed place under [`home`] when their own variable is unset; no
-//! home means no folder (`None`), with no look-up elsewhere; [`temp`] always names one. State stays under the user's own
-//! folders on every OS, never in a folder shared between users.
+//! state and data fall back to a fixed place under [`home`] when their own variable is unset (a
+//! relative one is ignored); [`temp`] always names one. State stays under the user's own folders
+//! on every OS, never in a folder shared between users.
+//!
+//! Where they differ, when the environment names no home: on Unix there is none (`None`), with
+//! no look-up elsewhere; on Windows, which sets `USERPROFILE` for every logon, a process started
+//! without it gets the profile folder the OS names, as Node's `os.homedir()` (and so the hosts)
+//! do, so that hookmux reads the same `~\.claude` as the host that started it.
 //!
 //! # Which crate
 //!
-//! None, on either family. `dirs` and `etcetera`, the two well-kept crates for this, read the
-//! process's environment (or ask the OS) and cannot be handed another one; and on Unix both fall
-//! back to the password database when `HOME` is unset, which would change where hookmux writes.
-//! The rules above are a line each. If the Windows module wants the OS's answer for a home the
-//! environment does not name (a process started without `USERPROFILE`, which Windows itself
-//! always sets), `dirs::home_dir` is the one to take, as a Windows-only dependency: it asks the
-//! Known Folder API (`SHGetKnownFolderPath`) and reads no variable, so the environment hookmux
-//! was given stays the only source of variables (`etcetera` reads the process's `USERPROFILE`
-//! and `APPDATA` first, which would mix two environments).
+//! None for the rules, on either family. `dirs` and `etcetera`, the two well-kept crates for
+//! this, read the process's environment (or ask the OS) and cannot be handed another one; and on
+//! Unix both fall back to the password database when `HOME` is unset, which would change where
+//! hookmux writes. The rules above are a line each. For the OS's answer on Windows, the Windows
+//! module takes `dirs::home_dir`, a Windows-only dependency: it asks the Known Folder API
+//! (`SHGetKnownFolderPath`) and reads no variable, so the environment hookmux was given stays
+//! the only source of variables (`etcetera` reads the process's `USERPROFILE` and `APPDATA`
+//! first, which would mix two environments).
 
 #[cfg(unix)]
 use crate::unix::dirs as imp;
@@ -54,14 +58,15 @@ pub enum Folder {
 }
 
 /// The variable that places `folder`: set to an absolute path, it makes the folder that path
-/// (on Unix `HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_DATA_HOME`, `TMPDIR`). For messages
+/// (on Unix `HOME`, `XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_DATA_HOME`, `TMPDIR`; on Windows
+/// `USERPROFILE`, `APPDATA`, `LOCALAPPDATA` twice, `TEMP`). For messages
 /// that say what to set, and for tests that give hookmux folders of their own.
 pub fn variable(folder: Folder) -> &'static str {
     imp::variable(folder)
 }
 
 /// The user's home folder, where the hosts keep theirs (`~/.claude`, `~/.codex`, …); `None`
-/// when the environment does not say.
+/// when the environment does not say (on Windows, only when the OS does not either).
 pub fn home(vars: &dyn Vars) -> Option<PathBuf> {
     imp::home(vars)
 }
@@ -83,7 +88,8 @@ pub fn data(vars: &dyn Vars) -> Option<PathBuf> {
     imp::data(vars)
 }
 
-/// The folder for short-lived files. It may be shared by every user of the machine (`/tmp`):
+/// The folder for short-lived files. It may be shared by every user of the machine (`/tmp`; on
+/// Windows, `C:\Windows\Temp` when nothing names the user's own):
 /// put nothing there but in a folder of [`user_temp`]'s, or one checked with
 /// [`crate::fs::why_not_private_dir`].
 pub fn temp(vars: &dyn Vars) -> PathBuf {
@@ -123,6 +129,7 @@ mod tests {
         Given(pairs.iter().copied().collect())
     }
 
+    #[cfg(unix)]
     #[test]
     fn nothing_set_means_no_folder() {
         let none = given(&[]);
@@ -187,5 +194,37 @@ mod tests {
         // SAFETY: getuid has no preconditions.
         let uid = unsafe { libc::getuid() };
         assert_eq!(user_temp(&given(&[("TMPDIR", "/t")]), "n"), PathBuf::from(format!("/t/n-{uid}")));
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn profile_variables_then_the_profile_as_documented() {
+        let profile_only = given(&[("USERPROFILE", r"C:\h")]);
+        assert_eq!(home(&profile_only), Some(r"C:\h".into()));
+        assert_eq!(config(&profile_only), Some(r"C:\h\AppData\Roaming".into()));
+        assert_eq!(state(&profile_only), Some(r"C:\h\AppData\Local".into()));
+        assert_eq!(data(&profile_only), Some(r"C:\h\AppData\Local".into()));
+        assert_eq!(temp(&profile_only), PathBuf::from(r"C:\h\AppData\Local\Temp"));
+        assert_eq!(user_temp(&profile_only, "n"), PathBuf::from(r"C:\h\AppData\Local\Temp\n"));
+        let set = given(&[("USERPROFILE", r"C:\h"), ("APPDATA", r"D:\r"), ("LOCALAPPDATA", r"D:\l"), ("TMP", r"D:\t")]);
+        assert_eq!(
+            (config(&set), state(&set), data(&set)),
+            (Some(r"D:\r".into()), Some(r"D:\l".into()), Some(r"D:\l".into()))
+        );
+        assert_eq!(temp(&set), PathBuf::from(r"D:\t"), "TMP when TEMP is unset, as Node reads them");
+        // A relative folder would put state under the working folder: it is not taken.
+        let relative = given(&[("USERPROFILE", r"C:\h"), ("LOCALAPPDATA", r"rel")]);
+        assert_eq!(state(&relative), Some(r"C:\h\AppData\Local".into()));
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn without_userprofile_the_profile_is_the_one_the_os_names() {
+        // Windows always sets USERPROFILE; a caller that cleared it still gets the user's
+        // profile (as Node's os.homedir() does), not no folder and the user's hooks skipped.
+        let none = given(&[]);
+        let home = home(&none).expect("the OS names a profile folder");
+        assert!(home.is_absolute(), "{}", home.display());
+        assert_eq!(config(&none), Some(home.join(r"AppData\Roaming")));
     }
 }

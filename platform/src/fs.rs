@@ -34,7 +34,10 @@ pub enum Access {
     Usual,
 }
 
-/// Sets the access a file created by `options` gets; an existing file keeps its own.
+/// Sets the access a file created by `options` gets; an existing file keeps its own. Windows
+/// has no creation mode (and `std` passes no security descriptor): there a new file gets the
+/// access its folder passes on, which in a folder of [`create_private_dirs`]'s or under the
+/// user's profile is the user's alone; [`make_file_private`] makes one private anywhere.
 pub fn create_with(options: &mut OpenOptions, access: Access) -> &mut OpenOptions {
     imp::create_with(options, access)
 }
@@ -126,6 +129,25 @@ impl fmt::Display for NotPrivate {
     }
 }
 
+/// The Unix permission bits of a file (`0o777` and the set-id and sticky bits), `None` where the
+/// OS keeps access elsewhere (Windows: an access list). For reports and for tests of what
+/// hookmux made; decisions use [`why_not_private_dir`] and [`open_to_others`], which mean the
+/// same on every OS.
+pub fn mode(meta: &Metadata) -> Option<u32> {
+    imp::mode(meta)
+}
+
+/// Sets a file's Unix permission bits; `Ok(false)`, and nothing changed, where the OS has none.
+pub fn set_mode(path: &Path, mode: u32) -> io::Result<bool> {
+    imp::set_mode(path, mode)
+}
+
+/// Makes a file one the OS will start as a program: on Unix the execute bits added wherever
+/// the read bits are; on Windows nothing (a file runs by its extension).
+pub fn make_runnable(path: &Path) -> io::Result<()> {
+    imp::make_runnable(path)
+}
+
 /// Whether users other than the owner have any access to the file, as libpq asks of a password
 /// file. `false` where the OS has no such bits to read (Windows: libpq skips the check there).
 pub fn open_to_others(meta: &Metadata) -> bool {
@@ -168,9 +190,12 @@ pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()>
     imp::read_exact_at(file, buf, offset)
 }
 
-/// The absolute path of `path` with every link resolved, as `std::fs::canonicalize` gives it.
+/// The absolute path of `path` with every link resolved, as `std::fs::canonicalize`, but in
+/// the form the user and the hosts write: on Windows `C:\…` rather than the `\\?\C:\…` that
+/// `std` gives (and that no shell, host or user reads back), whenever the path has one (`dunce`
+/// keeps the verbatim form only for a path that needs it: too long, or a name Windows reserves).
 pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<std::path::PathBuf> {
-    imp::canonicalize(path.as_ref())
+    dunce::canonicalize(path)
 }
 
 /// Whether the file system holding the existing `path` takes names differing only in case for
@@ -196,6 +221,38 @@ mod tests {
     use super::*;
     use std::io::{Read, Write};
 
+    #[test]
+    fn modes_are_set_and_read_where_the_os_has_them_and_a_program_gets_execute_bits_where_it_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("tool");
+        std::fs::write(&file, "").unwrap();
+        let meta = || std::fs::metadata(&file).unwrap();
+        if cfg!(unix) {
+            assert!(set_mode(&file, 0o640).unwrap());
+            assert_eq!(mode(&meta()), Some(0o640));
+            make_runnable(&file).unwrap();
+            assert_eq!(mode(&meta()), Some(0o750), "execute for the owner and group, who may read it");
+        } else {
+            assert!(!set_mode(&file, 0o640).unwrap());
+            assert_eq!(mode(&meta()), None);
+            make_runnable(&file).unwrap();
+        }
+        assert!(!lacks_execute_permission(&meta()));
+    }
+
+    /// Whether a link was made; on Windows, where making one needs a privilege or Developer Mode
+    /// (and Wine makes none), a test that needs one says so and stops.
+    fn made(link: io::Result<()>) -> bool {
+        match link {
+            Ok(()) => true,
+            Err(err) if cfg!(windows) => {
+                let _ = writeln!(io::stderr(), "SKIPPED: this system makes no symbolic links here ({err})");
+                false
+            }
+            Err(err) => panic!("cannot make a link: {err}"),
+        }
+    }
+
     /// A folder, and in it a `victim` file that links point at.
     fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
@@ -208,7 +265,9 @@ mod tests {
     fn a_link_at_the_path_is_refused_and_nothing_is_written_through_it() {
         let (dir, victim) = setup();
         let link = dir.path().join("link");
-        symlink_file(&victim, &link).unwrap();
+        if !made(symlink_file(&victim, &link)) {
+            return;
+        }
         let err = open_no_follow(OpenOptions::new().append(true).create(true), &link).unwrap_err();
         assert!(is_link_refusal(&err), "{err}");
         let err = open_no_follow_nonblocking(OpenOptions::new().write(true), &link).unwrap_err();
@@ -232,7 +291,7 @@ mod tests {
         assert!(is_own_single_file(&file).unwrap());
         std::fs::hard_link(&victim, dir.path().join("second-name")).unwrap();
         assert!(!is_own_single_file(&file).unwrap(), "the file has two names now");
-        let folder = File::open(dir.path()).unwrap();
+        let folder = open_no_follow(OpenOptions::new().read(true), dir.path()).unwrap();
         assert!(!is_own_single_file(&folder).unwrap());
     }
 
@@ -243,13 +302,15 @@ mod tests {
         create_private_dirs(&state).unwrap();
         create_private_dirs(&state).unwrap();
         assert_eq!(why_not_private_dir(&state).unwrap(), None);
-        let linked = dir.path().join("linked");
-        symlink_dir(&state, &linked).unwrap();
-        assert_eq!(why_not_private_dir(&linked).unwrap(), Some(NotPrivate::Link));
         assert_eq!(why_not_private_dir(&victim).unwrap(), Some(NotPrivate::NotAFolder));
         assert!(why_not_private_dir(&dir.path().join("missing")).is_err());
         check_can_write_into(&state).unwrap();
         assert!(check_can_write_into(&dir.path().join("missing")).is_err());
+        assert_eq!(std::fs::read_dir(&state).unwrap().count(), 0, "the check leaves nothing behind");
+        let linked = dir.path().join("linked");
+        if made(symlink_dir(&state, &linked)) {
+            assert_eq!(why_not_private_dir(&linked).unwrap(), Some(NotPrivate::Link));
+        }
     }
 
     #[test]
@@ -276,6 +337,85 @@ mod tests {
         file.write_all(b"more\n").unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\nmore\n");
         assert_eq!(read_exact_at(&file, &mut [0u8; 4], 100).unwrap_err().kind(), io::ErrorKind::UnexpectedEof);
+    }
+
+    #[cfg(windows)]
+    mod windows {
+        use super::super::*;
+        use crate::windows::security;
+        use std::os::windows::io::AsRawHandle;
+        use windows_sys::Win32::Security::Authorization as a;
+        use windows_sys::Win32::Security::{GetSecurityDescriptorDacl, DACL_SECURITY_INFORMATION};
+
+        /// Gives Everyone full access to `path` (and, for a folder, to what is made in it).
+        fn open_to_everyone(path: &Path) {
+            let sddl: Vec<u16> = "D:(A;OICI;FA;;;WD)".encode_utf16().chain([0]).collect();
+            let (mut sd, mut present, mut dacl, mut defaulted) = (std::ptr::null_mut(), 0, std::ptr::null_mut(), 0);
+            // SAFETY: NUL-terminated strings in, out-pointers to locals; the descriptor leaks.
+            unsafe {
+                assert_ne!(
+                    a::ConvertStringSecurityDescriptorToSecurityDescriptorW(
+                        sddl.as_ptr(),
+                        a::SDDL_REVISION_1,
+                        &mut sd,
+                        std::ptr::null_mut()
+                    ),
+                    0
+                );
+                GetSecurityDescriptorDacl(sd, &mut present, &mut dacl, &mut defaulted);
+                let name = security::wide(path);
+                let status = a::SetNamedSecurityInfoW(
+                    name.as_ptr(),
+                    a::SE_FILE_OBJECT,
+                    DACL_SECURITY_INFORMATION,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    dacl,
+                    std::ptr::null(),
+                );
+                assert_eq!(status, 0, "SetNamedSecurityInfoW");
+            }
+        }
+
+        fn others_who_may_write(file: &File) -> Vec<String> {
+            let token = security::token().unwrap();
+            let descriptor = security::descriptor(file.as_raw_handle()).unwrap();
+            descriptor.other_writers(token).iter().map(security::Sid::text).collect()
+        }
+
+        #[test]
+        fn a_folder_everyone_may_write_into_is_refused_until_made_private() {
+            let dir = tempfile::tempdir().unwrap();
+            let folder = dir.path().join("state");
+            create_private_dirs(&folder).unwrap();
+            open_to_everyone(&folder);
+            match why_not_private_dir(&folder).unwrap() {
+                Some(NotPrivate::OpenToOthers { how, fix: Some(fix) }) => {
+                    assert!(how.starts_with("its access list lets "), "{how}");
+                    assert!(fix.starts_with("icacls \"") && fix.ends_with("/remove:g *S-1-1-0"), "{fix}");
+                }
+                other => panic!("not refused: {other:?}"),
+            }
+            make_dir_private(&folder).unwrap();
+            assert_eq!(why_not_private_dir(&folder).unwrap(), None);
+        }
+
+        #[test]
+        fn what_a_private_folder_holds_is_private_and_a_file_is_made_private_anywhere() {
+            let dir = tempfile::tempdir().unwrap();
+            let folder = dir.path().join("private");
+            create_private_dirs(&folder).unwrap();
+            let inside = File::create(folder.join("f")).unwrap();
+            assert_eq!(others_who_may_write(&inside), Vec::<String>::new());
+
+            let path = dir.path().join("open");
+            let file = File::create(&path).unwrap();
+            open_to_everyone(&path);
+            assert_eq!(others_who_may_write(&file), ["S-1-1-0"]);
+            make_file_private(&file).unwrap();
+            assert_eq!(others_who_may_write(&file), Vec::<String>::new());
+            assert!(is_own_single_file(&file).unwrap());
+        }
     }
 
     #[cfg(unix)]

@@ -22,6 +22,8 @@ pub mod errno;
 pub mod fs;
 pub mod lock;
 pub mod path;
+pub mod program;
+pub mod shell;
 
 #[cfg(unix)]
 mod unix;

@@ -102,8 +102,8 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
 
 /// Every check, in the order of the report.
 pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
-    let this = std::env::current_exe().ok().map(|exe| std::fs::canonicalize(&exe).unwrap_or(exe));
-    let on_path = find_on_path(env, "hookmux");
+    let this = std::env::current_exe().ok().map(|exe| hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe));
+    let on_path = find_program(env, "hookmux");
     let mut checks = vec![this_hookmux(this.as_deref(), on_path.as_deref())];
     let event = Event::from_fields(serde_json::Map::from_iter([(
         "cwd".to_string(),
@@ -195,9 +195,10 @@ fn this_hookmux(this: Option<&Path>, on_path: Option<&Path>) -> Check {
 }
 
 /// The first `name` on `$PATH` that is a file.
-fn find_on_path(env: &Env, name: &str) -> Option<PathBuf> {
-    let path = env.get("PATH")?;
-    std::env::split_paths(path).map(|dir| dir.join(name)).find(|exe| exe.is_file())
+/// The file a command's first word runs, found as the OS finds it (`PATHEXT` and `.exe` on
+/// Windows, an execute bit on Unix).
+fn find_program(env: &Env, word: &str) -> Option<PathBuf> {
+    hookmux_platform::program::find(word, env)
 }
 
 /// Works out which program an entry's command starts.
@@ -211,13 +212,8 @@ impl Programs<'_> {
     /// `what` in `file`.
     fn check(&self, host: &'static str, program: &str, what: &str, file: &Path) -> Check {
         let this_folder = self.this.and_then(Path::parent).map(|d| d.display().to_string()).unwrap_or_default();
-        let found = if program.contains('/') {
-            Some(PathBuf::from(program)).filter(|p| p.is_file())
-        } else {
-            find_on_path(self.env, program)
-        };
-        let Some(found) = found else {
-            let (message, fix) = if program.contains('/') {
+        let Some(found) = find_program(self.env, program) else {
+            let (message, fix) = if hookmux_platform::program::is_path(program) {
                 (
                     format!("{what} runs {program}, which does not exist: the host runs none of these hooks"),
                     format!("run `hookmux install {host}` again with the hookmux you use now"),
@@ -230,12 +226,12 @@ impl Programs<'_> {
             };
             return Check::new(host, Status::Problem, message).file(file).fix(fix);
         };
-        let real = std::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
+        let real = hookmux_platform::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
         if Some(real.as_path()) == self.this {
             return Check::new(host, Status::Ok, format!("{what} runs {} (this hookmux)", found.display())).file(file);
         }
         if is_node_script(&real) {
-            if find_on_path(self.env, "node").is_none() {
+            if find_program(self.env, "node").is_none() {
                 return Check::new(
                     host,
                     Status::Problem,
@@ -244,8 +240,8 @@ impl Programs<'_> {
                 .file(file)
                 .fix("install Node.js 18 or later, or put the native hookmux binary first on PATH");
             }
-            let launched = npm_binaries(&real);
-            if launched.iter().any(|binary| std::fs::canonicalize(binary).ok().as_deref() == self.this) {
+            let launched = npm_binaries(&real, self.env);
+            if launched.iter().any(|binary| hookmux_platform::fs::canonicalize(binary).ok().as_deref() == self.this) {
                 let native = self.this.map(|p| p.display().to_string()).unwrap_or_default();
                 return Check::new(
                     host,
@@ -499,8 +495,8 @@ fn is_node_script(file: &Path) -> bool {
 }
 
 /// The native binaries the npm package's launcher (`<node_modules>/hookmux/bin/hookmux.js`) may
-/// start: `@hookmux/cli-*/bin/hookmux` where Node's resolution finds it.
-fn npm_binaries(launcher: &Path) -> Vec<PathBuf> {
+/// start: `@hookmux/cli-*/bin/hookmux` (`hookmux.exe` on Windows) where Node's resolution finds it.
+fn npm_binaries(launcher: &Path, env: &Env) -> Vec<PathBuf> {
     let Some(package) = launcher.parent().and_then(Path::parent) else { return Vec::new() };
     let folders = [Some(package.join("node_modules")), package.parent().map(Path::to_path_buf)];
     folders
@@ -509,7 +505,7 @@ fn npm_binaries(launcher: &Path) -> Vec<PathBuf> {
         .filter_map(|folder| std::fs::read_dir(folder.join("@hookmux")).ok())
         .flat_map(|entries| entries.filter_map(Result::ok))
         .filter(|entry| entry.file_name().to_string_lossy().starts_with("cli-"))
-        .map(|entry| entry.path().join("bin").join("hookmux"))
+        .filter_map(|entry| hookmux_platform::program::file_at(&entry.path().join("bin").join("hookmux"), env))
         .collect()
 }
 
@@ -695,9 +691,9 @@ fn names_hookmux_plugin(text: &str) -> bool {
 /// Node for the OpenCode plugin: needed when the `hookmux` the plugin starts is the npm
 /// package's launcher (a Node script); otherwise only worth knowing.
 fn node(env: &Env, program: &str) -> Check {
-    let launcher = if program.contains('/') { Some(PathBuf::from(program)) } else { find_on_path(env, program) };
+    let launcher = find_program(env, program);
     let needs_node = launcher.is_some_and(|file| is_node_script(&file));
-    match find_on_path(env, "node") {
+    match find_program(env, "node") {
         Some(node) => Check::new("node", Status::Ok, format!("node is {}", node.display())),
         None if needs_node => Check::new(
             "node",

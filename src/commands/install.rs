@@ -30,16 +30,14 @@ fn install_layout(scope: Scope) -> anyhow::Result<Layout> {
 /// A warning when the `hookmux` the installed entry starts (the first on `PATH`) is not this
 /// program: the host would run another version, or find none and run no hooks.
 fn path_warning(env: &Env) -> Option<String> {
-    let this = std::env::current_exe().ok().and_then(|exe| std::fs::canonicalize(exe).ok());
-    let found = env
-        .get("PATH")
-        .and_then(|path| std::env::split_paths(path).map(|dir| dir.join("hookmux")).find(|exe| exe.is_file()));
+    let this = std::env::current_exe().ok().and_then(|exe| hookmux_platform::fs::canonicalize(&exe).ok());
+    let found = hookmux_platform::program::find("hookmux", env);
     let folder = this.as_deref().and_then(|exe| exe.parent()).map(|dir| dir.display().to_string()).unwrap_or_default();
     match found {
         None => Some(format!(
             "warning: no `hookmux` on PATH: the host will not find the entry's command and will run none of these hooks; add {folder} to PATH"
         )),
-        Some(exe) if std::fs::canonicalize(&exe).ok() != this => Some(format!(
+        Some(exe) if hookmux_platform::fs::canonicalize(&exe).ok() != this => Some(format!(
             "warning: the `hookmux` on PATH is {}, not this one; the host will run that one",
             exe.display()
         )),

@@ -152,7 +152,7 @@ impl Setup {
         let outer = chain.files.len();
         let mut re_entered = Vec::new();
         for file in sources.files.iter_mut().filter(|f| f.is_usable() && !f.hooks.is_empty()) {
-            let real = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
+            let real = hookmux_platform::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
             if chain.files[..outer].contains(&real) {
                 file.hooks.clear();
                 re_entered.push(file.path.clone());

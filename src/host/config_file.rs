@@ -7,6 +7,20 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The first word of the command an installed entry runs: this executable's real path, written
+/// as every shell the host may hand the command to reads it back
+/// ([`hookmux_platform::program::command_word`]); else, where no spelling is read alike (on
+/// Windows a path with a space, say), the bare name `hookmux`, which the host finds on `PATH`.
+/// `file` names the host's file for the error when the path is not UTF-8.
+pub fn this_hookmux_word(file: &str) -> anyhow::Result<String> {
+    let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
+    let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
+    let Some(exe) = exe.to_str() else {
+        bail!("this hookmux's path is not UTF-8 ({}); {file} cannot name it", exe.display())
+    };
+    Ok(hookmux_platform::program::command_word(exe).unwrap_or_else(|| "hookmux".to_string()))
+}
+
 /// A JSON object file: `empty` when the file is not there or blank; an error naming the file and
 /// what to do when it is not a JSON object (`not_json` says why it would not parse: comments,
 /// say).

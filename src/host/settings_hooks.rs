@@ -3,7 +3,7 @@
 //! `uninstall` takes out again: one group holding hookmux's entry per event, appended to the
 //! event's list, nothing else touched; hookmux's entries are recognised by their command.
 
-use super::config_file::{self, shell_quote, write_atomically};
+use super::config_file::{self, write_atomically};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -22,15 +22,11 @@ pub enum Change {
 /// which host): a path that is not UTF-8, or one with a `$`, which the host would expand as a
 /// variable.
 pub fn entry_command(host: &str, label: &str) -> anyhow::Result<String> {
-    let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-    let exe = exe.canonicalize().unwrap_or(exe);
-    let Some(exe) = exe.to_str() else {
-        bail!("this hookmux's path is not UTF-8 ({}); {label}'s settings.json cannot name it", exe.display())
-    };
-    if exe.contains('$') {
-        bail!("this hookmux's path ({exe}) has a `$`, which {label} would expand as a variable; move it");
+    let program = super::config_file::this_hookmux_word(&format!("{label}'s settings.json"))?;
+    if program.contains('$') {
+        bail!("this hookmux's path ({program}) has a `$`, which {label} would expand as a variable; move it");
     }
-    Ok(format!("{} dispatch --host {host}", shell_quote(exe)))
+    Ok(format!("{program} dispatch --host {host}"))
 }
 
 /// The new settings text with `entry` (whose command is `entry["command"]`) for every event:

@@ -8,7 +8,6 @@ use common::Hookmux;
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -85,7 +84,7 @@ fn the_watcher_is_started_when_only_it_is_missing() {
         format!("#!/bin/sh\necho \"$PWD $*\" > '{}.tmp' && mv '{0}.tmp' '{0}'\n", marker.display()),
     )
     .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    hookmux_platform::fs::make_runnable(&script).unwrap();
 
     let out = Hookmux::new(["run", "grepai-status", "--ollama", &ollama()])
         .stdin(session_start(project.path()))
@@ -108,7 +107,7 @@ fn the_watcher_is_started_when_only_it_is_missing() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let called = std::fs::read_to_string(&marker).unwrap();
-    let cwd = project.path().canonicalize().unwrap();
+    let cwd = hookmux_platform::fs::canonicalize(project.path()).unwrap();
     assert_eq!(called, format!("{} watch --background --log-dir {}\n", cwd.display(), logs.display()));
     let log = std::fs::read_to_string(project.path().join(".claude/tasks/logs/brewcode.log")).unwrap();
     let messages: Vec<&str> = log.lines().map(|line| line.split_once(" [s] ").unwrap().1).collect();

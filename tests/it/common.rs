@@ -63,6 +63,28 @@ fn move_paths(value: &mut serde_json::Value, dir: &Path) {
 }
 
 /// A project folder of its own whose `.claude/settings.json` holds `settings`.
+/// Writes a program the OS will start from `PATH`: on Unix with its execute bits set, as npm
+/// and installers leave them (hookmux finds a program only where the OS would run it).
+pub fn write_program(path: &Path, text: &str) {
+    std::fs::write(path, text).expect("write a program");
+    hookmux_platform::fs::make_runnable(path).expect("make it runnable");
+}
+
+/// Sets Unix permission bits, for a test about them; where the OS has none, says the rest of
+/// the test is skipped and returns `false` (the caller returns).
+pub fn chmod(path: &Path, mode: u32) -> bool {
+    let set = hookmux_platform::fs::set_mode(path, mode).expect("chmod");
+    if !set {
+        skip("unix-modes", &format!("no Unix permission bits on this OS to set on {}", path.display()));
+    }
+    set
+}
+
+/// A file's Unix permission bits (`0o777` part); `None` where the OS has none.
+pub fn mode(path: &Path) -> Option<u32> {
+    hookmux_platform::fs::mode(&std::fs::metadata(path).expect("metadata")).map(|mode| mode & 0o777)
+}
+
 pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
@@ -71,7 +93,7 @@ pub fn project(settings: serde_json::Value) -> tempfile::TempDir {
 }
 
 /// A test that cannot run here for lack of a prerequisite (`needs`: `postgres`, `tmpfs`,
-/// `noroot`, `python3`, `node`) says `SKIPPED: <why>` and passes. Under CI (`CI` set to `true` or
+/// `noroot`, `python3`, `node`, `unix-modes`) says `SKIPPED: <why>` and passes. Under CI (`CI` set to `true` or
 /// `1`, as GitHub sets it) a missing prerequisite is a broken set-up that must not pass
 /// unnoticed, and the test fails, unless the runner declares it absent on purpose:
 /// `HOOKMUX_TEST_WITHOUT` lists what that runner does not provide (comma-separated), and the

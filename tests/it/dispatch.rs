@@ -387,8 +387,8 @@ fn stdin_cwd_and_environment_are_the_hosts() {
     // The host's bytes, unchanged.
     assert_eq!(project.read("stdin.txt"), event.to_string());
     assert_eq!(
-        std::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
-        std::fs::canonicalize(project.path()).unwrap()
+        hookmux_platform::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
+        hookmux_platform::fs::canonicalize(project.path()).unwrap()
     );
     assert_eq!(
         project.read("env.txt").trim(),
@@ -403,8 +403,8 @@ fn a_vanished_cwd_falls_back_to_the_project_root() {
     event["cwd"] = Value::from(project.path().join("gone").to_str().unwrap());
     project.command().stdin(event.to_string()).run();
     assert_eq!(
-        std::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
-        std::fs::canonicalize(project.path()).unwrap()
+        hookmux_platform::fs::canonicalize(project.read("cwd.txt").trim()).unwrap(),
+        hookmux_platform::fs::canonicalize(project.path()).unwrap()
     );
 }
 

@@ -234,7 +234,7 @@ fn npm_layout(m: &Machine) -> PathBuf {
     for file in [&launcher, &native] {
         std::fs::create_dir_all(file.parent().expect("a parent")).expect("create a package folder");
     }
-    std::fs::write(&launcher, "#!/usr/bin/env node\n// the launcher\n").expect("write the launcher");
+    common::write_program(&launcher, "#!/usr/bin/env node\n// the launcher\n");
     hookmux_platform::fs::symlink_file(Path::new(env!("CARGO_BIN_EXE_hookmux")), &native)
         .expect("link the native binary");
     let bin = modules.join(".bin");
@@ -250,7 +250,7 @@ fn the_npm_launcher_of_this_hookmux_is_this_hookmux() {
     // doctor only looks for a `node` on PATH; it does not run it.
     let node_dir = m.project.parent().expect("a parent").join("node-bin");
     std::fs::create_dir_all(&node_dir).expect("create a folder");
-    std::fs::write(node_dir.join("node"), "").expect("write a stand-in node");
+    common::write_program(&node_dir.join("node"), "");
     let out = m.hookmux(&["doctor"], &format!("{}:{}", bin.display(), node_dir.display()));
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     assert!(out.stdout.contains("the npm launcher of this hookmux"), "{}", out.stdout);
@@ -266,7 +266,6 @@ fn the_npm_launcher_without_node_is_a_problem() {
 
 #[test]
 fn a_trace_folder_others_can_write_into_is_a_problem_and_a_private_one_is_ok() {
-    use std::os::unix::fs::PermissionsExt;
     let m = Machine::installed();
     let ok = m.doctor();
     assert!(ok.stdout.contains("the dispatch trace is on; the first dispatch makes its folder"), "{}", ok.stdout);
@@ -275,7 +274,9 @@ fn a_trace_folder_others_can_write_into_is_a_problem_and_a_private_one_is_ok() {
     Hookmux::new(["dispatch"]).env("HOME", &m.home).cwd(&m.project).stdin(event).run();
     let dir = m.home.join(".local/state/hookmux/trace");
     assert!(m.doctor().stdout.contains("the dispatch trace is on; `hookmux log` reads it"), "{}", m.doctor().stdout);
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    if !common::chmod(&dir, 0o777) {
+        return;
+    }
     assert_problem(&m.doctor(), &dir, "chmod 700");
 }
 

@@ -2,9 +2,8 @@
 //! `log why` and `log stats` render them; the trace stays private by default, bounded, whole
 //! under concurrent writers, and never changes an answer when it cannot be written.
 
-use crate::common::Hookmux;
+use crate::common::{self, Hookmux};
 use serde_json::{json, Value};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 const SESSION: &str = "5be1f0a4-7d7e-4c1a-9f0e-1d2c3b4a5f60";
@@ -205,7 +204,9 @@ fn log_renders_what_real_dispatches_did() {
     assert!(session.show(&["log"]).starts_with("session second-session"), "the latest session by default");
 
     // A trace folder others can write into is not read: its lines may not be dispatch's.
-    std::fs::set_permissions(session.trace_dir(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    if !common::chmod(&session.trace_dir(), 0o777) {
+        return;
+    }
     let refused = session.hookmux(["log"]).run();
     assert_eq!(refused.code, Some(1));
     assert!(refused.stderr.contains("others can write into it"), "{}", refused.stderr);
@@ -228,9 +229,9 @@ fn the_default_trace_holds_no_prompt_input_or_output_and_is_private() {
             assert!(!text.contains(secret), "{} holds {secret}:\n{text}", path.display());
         }
         assert!(!text.contains("bash-audit\n") && !text.contains("permissionDecisionReason"), "{text}");
-        assert_eq!(std::fs::metadata(path).unwrap().permissions().mode() & 0o777, 0o600, "{}", path.display());
+        assert!(common::mode(path).is_none_or(|mode| mode == 0o600), "{}", path.display());
     }
-    assert_eq!(std::fs::metadata(session.trace_dir()).unwrap().permissions().mode() & 0o777, 0o700);
+    assert!(common::mode(&session.trace_dir()).is_none_or(|mode| mode == 0o700));
     // What is there: names, ids, decisions, sizes and timings.
     let records = session.records();
     let bash = &records[2];
@@ -380,7 +381,9 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
     // Others can write into this folder: hookmux does not use it.
     let open = session.root().join("open");
     std::fs::create_dir(&open).unwrap();
-    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    if !common::chmod(&open, 0o777) {
+        return;
+    }
     let run = || session.hookmux(["dispatch"]).env("HOOKMUX_TRACE_DIR", &open).stdin(write.to_string()).run();
     let first = run();
     // The decision is the same; the notice comes with it, as dispatch's notices do.
@@ -399,7 +402,9 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
     // A private folder without write permission (0500) is the same.
     let read_only = session.root().join("read-only");
     std::fs::create_dir(&read_only).unwrap();
-    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o500)).unwrap();
+    if !common::chmod(&read_only, 0o500) {
+        return;
+    }
     let out = session
         .hookmux(["dispatch"])
         .env("HOOKMUX_TRACE_DIR", &read_only)
@@ -409,7 +414,7 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
         .run();
     assert_eq!(out.json()["hookSpecificOutput"], traced.json()["hookSpecificOutput"]);
     assert!(out.stderr.contains(&format!("cannot write into {}", read_only.display())), "{}", out.stderr);
-    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o700)).unwrap();
+    common::chmod(&read_only, 0o700);
     assert_eq!(std::fs::read_dir(&read_only).unwrap().count(), 0);
 
     // A folder that cannot be made (a file in its way) is the same.

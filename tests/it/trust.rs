@@ -131,7 +131,7 @@ fn trust_list_override_and_codexs_own_trust_each_trust_the_project() {
     assert!(trusted(&c, &[]));
     let out = c.hookmux(["trust", "--list"]).run();
     assert!(
-        out.stdout.contains(std::fs::canonicalize(&c.repo).expect("real path").to_str().expect("utf-8")),
+        out.stdout.contains(hookmux_platform::fs::canonicalize(&c.repo).expect("real path").to_str().expect("utf-8")),
         "{out:?}"
     );
     let out = c.hookmux(["trust", "--revoke"]).run();
@@ -141,7 +141,7 @@ fn trust_list_override_and_codexs_own_trust_each_trust_the_project() {
 
     let codex_home = c.home.join(".codex");
     std::fs::create_dir_all(&codex_home).expect("mkdir");
-    let real = std::fs::canonicalize(&c.repo).expect("real path");
+    let real = hookmux_platform::fs::canonicalize(&c.repo).expect("real path");
     std::fs::write(
         codex_home.join("config.toml"),
         format!("[projects.\"{}\"]\ntrust_level = \"trusted\"\n", real.display()),

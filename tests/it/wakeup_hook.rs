@@ -24,7 +24,7 @@ impl Site {
     }
 
     fn project(&self) -> PathBuf {
-        std::fs::canonicalize(self.dir.path().join("project")).unwrap()
+        hookmux_platform::fs::canonicalize(self.dir.path().join("project")).unwrap()
     }
 
     fn db(&self) -> PathBuf {
@@ -182,20 +182,17 @@ fn the_marker_is_private_even_under_umask_000() {
         .stdin(event)
         .run_program("sh");
     assert!(out.stdout.contains("# Lore Context"), "{out:?}");
-    use std::os::unix::fs::PermissionsExt;
-    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode(&site.state()), 0o700);
-    assert_eq!(mode(&site.state().join("umask.wakeup")), 0o600);
+    assert!(common::mode(&site.state()).is_none_or(|mode| mode == 0o700));
+    assert!(common::mode(&site.state().join("umask.wakeup")).is_none_or(|mode| mode == 0o600));
 }
 
 /// A 0500 folder in the site, if hookmux run `unprivileged` cannot create files in it: a user
 /// never can, root only once its `noroot` secure bit is set (CI runs as root).
 fn read_only_dir(site: &Site) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
     let dir = site.dir.path().join("read-only");
     std::fs::create_dir(&dir).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o500)).unwrap();
+    hookmux_platform::fs::set_mode(&dir, 0o500).unwrap();
     let mut probe = Command::new("sh");
     probe.args(["-c", ": > \"$1/probe\" 2>/dev/null", "sh"]).arg(&dir);
     // SAFETY: drop_root_privileges only calls geteuid and prctl, both async-signal-safe.

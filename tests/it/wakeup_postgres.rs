@@ -71,7 +71,7 @@ impl Site {
     }
 
     fn project(&self) -> PathBuf {
-        std::fs::canonicalize(self.dir.path().join("project")).unwrap()
+        hookmux_platform::fs::canonicalize(self.dir.path().join("project")).unwrap()
     }
 
     fn hookmux(&self, store: &str, args: &[&str]) -> Hookmux {

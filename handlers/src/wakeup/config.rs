@@ -350,7 +350,7 @@ pub fn resolve_project(config: &LoreConfig, cwd: &Path, project_root: &Path) -> 
     if let Some(name) = &config.project {
         return Project::named(name, ProjectSource::Key);
     }
-    let canonical = std::fs::canonicalize(project_root).unwrap_or_else(|_| paths::normalize(project_root));
+    let canonical = hookmux_platform::fs::canonicalize(project_root).unwrap_or_else(|_| paths::normalize(project_root));
     Project::named(&canonical.to_string_lossy(), ProjectSource::Root)
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 const PRIVATE_DIR: u32 = 0o700;
 
-fn mode(access: Access) -> u32 {
+fn access_mode(access: Access) -> u32 {
     match access {
         Access::Private => 0o600,
         Access::Shared => 0o644,
@@ -19,11 +19,11 @@ fn mode(access: Access) -> u32 {
 }
 
 pub fn create_with(options: &mut OpenOptions, access: Access) -> &mut OpenOptions {
-    options.mode(mode(access))
+    options.mode(access_mode(access))
 }
 
 pub fn permissions(access: Access) -> Option<Permissions> {
-    Some(Permissions::from_mode(mode(access)))
+    Some(Permissions::from_mode(access_mode(access)))
 }
 
 pub fn create_private_dirs(dir: &Path) -> io::Result<()> {
@@ -35,7 +35,7 @@ pub fn make_dir_private(dir: &Path) -> io::Result<()> {
 }
 
 pub fn make_file_private(file: &File) -> io::Result<()> {
-    file.set_permissions(Permissions::from_mode(mode(Access::Private)))
+    file.set_permissions(Permissions::from_mode(access_mode(Access::Private)))
 }
 
 pub fn open_no_follow(options: &OpenOptions, path: &Path) -> io::Result<File> {
@@ -90,6 +90,19 @@ fn effective_uid() -> u32 {
     unsafe { libc::geteuid() }
 }
 
+pub fn mode(meta: &Metadata) -> Option<u32> {
+    Some(meta.permissions().mode() & 0o7777)
+}
+
+pub fn set_mode(path: &Path, mode: u32) -> io::Result<bool> {
+    fs::set_permissions(path, Permissions::from_mode(mode)).map(|()| true)
+}
+
+pub fn make_runnable(path: &Path) -> io::Result<()> {
+    let mode = fs::metadata(path)?.permissions().mode();
+    fs::set_permissions(path, Permissions::from_mode(mode | (mode & 0o444) >> 2))
+}
+
 pub fn open_to_others(meta: &Metadata) -> bool {
     meta.permissions().mode() & 0o077 != 0
 }
@@ -139,10 +152,6 @@ pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
 
 pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
     std::os::unix::fs::symlink(target, link)
-}
-
-pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
-    fs::canonicalize(path)
 }
 
 /// macOS answers for each volume through `pathconf(_PC_CASE_SENSITIVE)`: 0 where names fold.

@@ -4,6 +4,8 @@ pub(crate) mod dirs;
 pub(crate) mod errno;
 pub(crate) mod fs;
 pub(crate) mod lock;
+pub(crate) mod program;
+pub(crate) mod shell;
 
 #[cfg(target_os = "linux")]
 mod linux;

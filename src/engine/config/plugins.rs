@@ -137,7 +137,8 @@ fn install_record<'v>(installed: &'v Value, id: &str, project_root: Option<&Path
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
-    a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    a == b
+        || matches!((hookmux_platform::fs::canonicalize(a), hookmux_platform::fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The plugin's folder inside a marketplace added from a local folder (`"source": "directory"`):
@@ -175,7 +176,7 @@ fn hooks_files(plugin: &Plugin) -> Vec<SettingsFile> {
     let mut read: Vec<PathBuf> = Vec::new();
     let mut add = |path: PathBuf, files: &mut Vec<SettingsFile>, required: bool| {
         let path: PathBuf = path.components().collect();
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let key = hookmux_platform::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if read.contains(&key) {
             return;
         }

@@ -79,9 +79,10 @@ fn variable(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<Stri
     (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
 }
 
-/// Whether a command's first word starts hookmux: `hookmux`, or a path that ends in `/hookmux`.
+/// Whether a command's first word starts hookmux: `hookmux`, or a path that ends in `/hookmux`
+/// (on Windows also `hookmux.exe`, in any case, after either separator).
 pub fn is_hookmux(program: &str) -> bool {
-    program == "hookmux" || program.ends_with("/hookmux")
+    hookmux_platform::program::names(program, "hookmux")
 }
 
 #[cfg(test)]

@@ -360,7 +360,7 @@ impl Follower<'_> {
 
 /// The file's real path when it exists, so that two names of one file are one file.
 fn real_path(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    hookmux_platform::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -53,7 +53,7 @@ fn override_folders(env: &Env) -> Vec<PathBuf> {
 
 /// A folder's real path when it exists, so that a link or `..` names the folder it leads to.
 pub fn real(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    hookmux_platform::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// hookmux's trust list: `$XDG_CONFIG_HOME/hookmux/trusted-projects` (else

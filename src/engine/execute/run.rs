@@ -1,5 +1,5 @@
 //! Running a plan: every handler at once, each with its own timeout. Commands are processes
-//! (shell form through `sh -c`, exec form when `args` is given), built-ins are called
+//! (shell form through the POSIX shell's `-c`, exec form when `args` is given), built-ins are called
 //! in-process on a thread, http handlers are POSTed the event; `async` commands are started and
 //! not waited for.
 
@@ -10,6 +10,7 @@ use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
 use crate::engine::select::plan::{Plan, Planned, Runner};
+use hookmux_platform::shell;
 use hookmux_sdk::{Env, Event, ProjectTrust, Registry};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -247,10 +248,13 @@ fn invocation(cx: &RunContext) -> Invocation {
     }
 }
 
-/// The process for a command handler: `sh -c` for the shell form (wrapped by
-/// `CLAUDE_CODE_SHELL_PREFIX` when set), `pwsh` for `shell: "powershell"`, the program itself
-/// for the exec form, with the host's own `${NAME}` placeholders put into the exec form's words
-/// ([`Placeholders`]); a hook the host would refuse to run is not run.
+/// The process for a command handler, started as Claude Code starts it: the shell form through
+/// the POSIX shell (`/bin/sh`; Git Bash on Windows, else PowerShell) with `-c`, wrapped by
+/// `CLAUDE_CODE_SHELL_PREFIX` when set; `shell: "powershell"` through PowerShell (`pwsh`, else
+/// Windows PowerShell on Windows) with Claude Code's flags; the exec form (`args`) as the program
+/// itself, no shell, with the host's own `${NAME}` placeholders put into its words
+/// ([`Placeholders`]). A hook the host would refuse to run is not run, and a shell that is not
+/// there is an error that says what to install: the command is never handed to another shell.
 fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, String> {
     let HookKind::Command { command, args, shell, .. } = &planned.origin.spec.kind else {
         return Err("not a command handler".to_string());
@@ -268,22 +272,25 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
     if let Some(refusal) = placeholders.refusal(words) {
         return Err(format!("hookmux: {refusal}"));
     }
+    let cannot_run = |missing: shell::Missing| format!("hookmux cannot run this hook: {missing}");
     let (program, argv): (OsString, Vec<OsString>) = match args {
         Some(args) => (
             placeholders.substitute(command).into(),
             args.iter().map(|arg| placeholders.substitute(arg).into()).collect(),
         ),
-        None if shell.as_deref() == Some("powershell") => (
-            "pwsh".into(),
-            ["-NoProfile", "-NonInteractive", "-Command", command.as_str()].map(OsString::from).to_vec(),
-        ),
-        None => {
-            let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
-                Some(prefix) => format!("{prefix} {}", shell_quote(command)),
-                None => command.clone(),
-            };
-            ("/bin/sh".into(), vec!["-c".into(), script.into()])
+        None if shell.as_deref() == Some("powershell") => {
+            (shell::powershell(env).map_err(cannot_run)?.into(), powershell_args(command, env))
         }
+        None => match shell::for_commands(env).map_err(cannot_run)? {
+            shell::CommandShell::Posix(sh) => {
+                let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
+                    Some(prefix) => format!("{prefix} {}", shell_quote(command)),
+                    None => command.clone(),
+                };
+                (sh.into(), vec!["-c".into(), script.into()])
+            }
+            shell::CommandShell::PowerShell(powershell) => (powershell.into(), powershell_args(command, env)),
+        },
     };
     Ok(ProcessSpec {
         program,
@@ -293,6 +300,18 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         stdin: cx.stdin.clone(),
         timeout: planned.timeout,
     })
+}
+
+/// Claude Code's PowerShell flags: no profile, no prompt, and the execution policy bypassed
+/// unless `CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY=1` (PowerShell ignores the policy
+/// everywhere but on Windows).
+fn powershell_args(command: &str, env: &Env) -> Vec<OsString> {
+    let mut args = vec!["-NoProfile", "-NonInteractive"];
+    if env.get("CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY") != Some("1") {
+        args.extend(["-ExecutionPolicy", "Bypass"]);
+    }
+    args.extend(["-Command", command]);
+    args.into_iter().map(OsString::from).collect()
 }
 
 /// A plugin's commands also get `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`; the data folder
@@ -312,7 +331,9 @@ fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::config::sources::Sources;
     use crate::engine::select::builtin::BuiltinCall;
+    use crate::engine::select::plan::{plan, PlanOptions};
     use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent};
 
     /// A built-in that takes longer than its timeout.
@@ -335,29 +356,67 @@ mod tests {
     }
     register_handler!(Sleeper);
 
+    /// One settings file's `settings` as the only source.
+    fn sources_of(settings: &str) -> Sources {
+        let file = crate::engine::config::settings::SettingsFile::parse(
+            std::path::Path::new("s.json"),
+            crate::engine::config::settings::Scope::Flag,
+            settings,
+        );
+        Sources::from_files(vec![file])
+    }
+
     #[test]
     fn a_built_in_that_overruns_gives_no_decision() {
         let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
         let cx = RunContext::new(event, &Env::empty(), "/".into(), "/".into(), HttpPolicy::default(), "", false);
-        let settings = crate::engine::config::settings::SettingsFile::parse(
-            std::path::Path::new("s.json"),
-            crate::engine::config::settings::Scope::Flag,
+        let sources = sources_of(
             r#"{"hooks": {"PreToolUse": [{"hooks": [
                 {"type": "command", "command": "hookmux run test-sleeper", "timeout": 0.1},
                 {"type": "command", "command": "hookmux run protect-paths"}
             ]}]}}"#,
         );
-        let sources = crate::engine::config::sources::Sources::from_files(vec![settings]);
-        let plan = crate::engine::select::plan::plan(
-            &cx.event,
-            &sources,
-            &crate::engine::select::plan::PlanOptions::default(),
-        );
+        let plan = plan(&cx.event, &sources, &PlanOptions::default());
         assert_eq!(plan.handlers[0].runner, Runner::Builtin(BuiltinCall { name: "test-sleeper".into(), args: vec![] }));
         let (results, _) = run_plan(&plan, &Arc::new(cx));
         // Had the collector waited for the sleeper, its deny would be here.
         assert!(matches!(&results[0], Ran::Finished(output) if output.timed_out && output.stdout.is_empty()));
         assert!(matches!(&results[1], Ran::Finished(output) if output.exit_code == Some(0)));
+    }
+
+    #[test]
+    fn a_missing_shell_is_an_error_that_says_what_to_install_and_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let nothing = dir.path().to_str().unwrap();
+        // Nothing on PATH, and (for Windows) no Windows PowerShell under the system folder.
+        let env: Env = [("PATH", nothing), ("SystemRoot", nothing)].into_iter().collect();
+        let event = Arc::new(Event::parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#));
+        let cx = RunContext::new(event, &env, dir.path().into(), dir.path().into(), HttpPolicy::default(), "", false);
+        let sources = sources_of(
+            r#"{"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": "echo ran > ran.txt", "shell": "powershell"}
+            ]}]}}"#,
+        );
+        let plan = plan(&cx.event, &sources, &PlanOptions::default());
+        let (results, _) = run_plan(&plan, &Arc::new(cx));
+        let Ran::Finished(output) = &results[0] else { panic!("{:?}", results[0]) };
+        assert_eq!(output.exit_code, Some(1));
+        let said = output.stderr_text();
+        assert!(said.contains("PowerShell was not found") && said.contains("install PowerShell 7"), "{said}");
+        assert!(!dir.path().join("ran.txt").exists(), "no other shell ran the command");
+    }
+
+    #[test]
+    fn powershell_gets_claude_codes_flags_and_the_policy_is_kept_when_asked() {
+        let flags = |env: &Env| {
+            powershell_args("Get-Date", env).iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            flags(&Env::empty()),
+            ["-NoProfile", "-NonInteractive", "-ExecutionPolicy", "Bypass", "-Command", "Get-Date"]
+        );
+        let respect: Env = [("CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY", "1")].into_iter().collect();
+        assert_eq!(flags(&respect), ["-NoProfile", "-NonInteractive", "-Command", "Get-Date"]);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! the entries as install does: by their command, this executable's `dispatch --host codex`.
 
 use crate::engine::config::trust::HostTrust;
-use crate::host::config_file::{self, project_root, shell_quote, write_atomically};
+use crate::host::config_file::{self, project_root, write_atomically};
 use anyhow::{bail, Context as _};
 use hookmux_platform::dirs::{variable, Folder};
 use serde_json::{json, Map, Value};
@@ -90,16 +90,8 @@ impl Paths {
                 ),
             },
         };
-        let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = exe.canonicalize().unwrap_or(exe);
-        let Some(exe) = exe.to_str() else {
-            bail!("this hookmux's path is not UTF-8 ({}); Codex's hooks.json cannot name it", exe.display())
-        };
-        Ok(Paths {
-            codex_home,
-            project: project_root(&cwd),
-            command: format!("{} dispatch --host codex", shell_quote(exe)),
-        })
+        let program = config_file::this_hookmux_word("Codex's hooks.json")?;
+        Ok(Paths { codex_home, project: project_root(&cwd), command: format!("{program} dispatch --host codex") })
     }
 
     pub fn hooks_file(&self, scope: Scope) -> PathBuf {

@@ -85,7 +85,7 @@ fn without_projects_the_project_key_then_the_root_name_the_project() {
     let root = tempfile::tempdir().unwrap();
     let project = config::resolve_project(&LoreConfig::default(), root.path(), root.path());
     assert_eq!(project.source, ProjectSource::Root);
-    assert_eq!(PathBuf::from(&project.name), std::fs::canonicalize(root.path()).unwrap());
+    assert_eq!(PathBuf::from(&project.name), hookmux_platform::fs::canonicalize(root.path()).unwrap());
 }
 
 #[test]

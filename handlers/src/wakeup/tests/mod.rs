@@ -57,7 +57,7 @@ impl World {
     }
 
     pub fn project_dir(&self) -> PathBuf {
-        std::fs::canonicalize(self.dir.path().join("project")).expect("canonical project")
+        hookmux_platform::fs::canonicalize(self.dir.path().join("project")).expect("canonical project")
     }
 
     /// The project name the hook resolves when no `.lore.yaml` names one.
