@@ -250,7 +250,8 @@ fn latest_traced(env: &Env, host: &str, session: &str, newest: Option<(&'static 
 /// The sessions of a transcript file named on the command line.
 fn from_file(env: &Env, path: &Path, session: Option<&str>) -> anyhow::Result<Vec<Item>> {
     // The file the user named, wherever a link they named leads: below it, nothing is followed.
-    let path = &std::fs::canonicalize(path).map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
+    let path = &hookmux_platform::fs::canonicalize(path)
+        .map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
     let head = lines::head(path, 64 * 1024).map_err(|err| anyhow::anyhow!("cannot read {}: {err}", path.display()))?;
     if let Some(own) = own_transcript(env, path, &head) {
         return Ok(vec![Item::Own { path: path.to_path_buf(), session: own }]);
@@ -279,8 +280,8 @@ fn own_transcript(env: &Env, path: &Path, head: &[u8]) -> Option<String> {
     let session = values.iter().find_map(|v| v.get("sessionId").and_then(Value::as_str)).map(str::to_string);
     let dir = hookmux_handlers::transcript::state_dir(env).map(|state| state.join("transcripts"));
     let in_dir = dir
-        .and_then(|d| std::fs::canonicalize(d).ok())
-        .is_some_and(|d| std::fs::canonicalize(path).is_ok_and(|p| p.starts_with(&d)));
+        .and_then(|d| hookmux_platform::fs::canonicalize(d).ok())
+        .is_some_and(|d| hookmux_platform::fs::canonicalize(path).is_ok_and(|p| p.starts_with(&d)));
     let shaped = !values.is_empty()
         && values.iter().all(|v| {
             v.get("uuid").is_none()

@@ -127,7 +127,7 @@ impl Paths {
             bail!("HOME is not set (or not an absolute path), so there is no Cline folder to install into")
         };
         let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = exe.canonicalize().unwrap_or(exe);
+        let exe = hookmux_platform::fs::canonicalize(&exe).unwrap_or(exe);
         let Some(exe) = exe.to_str() else {
             bail!("this hookmux's path is not UTF-8 ({}); a hook file cannot name it", exe.display())
         };
