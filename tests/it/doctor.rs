@@ -20,7 +20,7 @@ impl Machine {
     fn new() -> Machine {
         let root = tempfile::tempdir().expect("a temporary folder");
         // doctor names files by their real paths; macOS's temporary folders are under a link.
-        let real = std::fs::canonicalize(root.path()).expect("the temporary folder's real path");
+        let real = hookmux_platform::fs::canonicalize(root.path()).expect("the temporary folder's real path");
         let home = real.join("home");
         let project = real.join("project");
         let bin = real.join("bin");

@@ -238,7 +238,7 @@ fn a_checkouts_store_url_is_used_only_for_a_trusted_project() {
     let out =
         c.hookmux(["run", "wakeup"]).env("USER", "tester").env("CLAUDECODE", "1").stdin(prompt("s-claude-run")).run();
     assert_eq!(server.taken(), 1, "{out:?}");
-    let real = std::fs::canonicalize(&c.repo).expect("real path");
+    let real = hookmux_platform::fs::canonicalize(&c.repo).expect("real path");
     std::fs::create_dir_all(c.home.join(".codex")).expect("mkdir");
     std::fs::write(
         c.home.join(".codex/config.toml"),
