@@ -1,8 +1,8 @@
 //! The hosts' own configuration files, as the installers read and replace them.
 
 use crate::engine::config::trust::{self, HostTrust};
-use hookmux_platform::fs::Access;
 use anyhow::{bail, Context};
+use hookmux_platform::fs::Access;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -252,6 +252,7 @@ fn label(host: &str) -> String {
         Ok(Host::Gemini) => "Gemini CLI",
         Ok(Host::Copilot) => "Copilot CLI",
         Ok(Host::Opencode) => "OpenCode",
+        Ok(Host::Cline) => "Cline",
         Err(_) => host,
     };
     shown(name)
