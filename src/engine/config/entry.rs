@@ -3,7 +3,7 @@
 //! reads the hooks it names in its place ([`super::sources`]), instead of starting itself: a
 //! second dispatch for the same event would find the first one's marker and answer nothing.
 
-use super::shell_words::{self, words};
+use super::shell_words::{self, Words};
 use std::path::{Path, PathBuf};
 
 /// The flag of the installed entry.
@@ -24,11 +24,24 @@ pub enum DispatchEntry {
 /// the project root, as the host sets it for its hooks; a relative name is relative to the root.
 /// Anything else (a wrapper, another host, another flag) is a command like any other.
 pub fn recognise(command: &str, exec_args: Option<&[String]>, project_root: Option<&Path>) -> Option<DispatchEntry> {
-    let root_text = project_root.map(|root| root.to_string_lossy().into_owned());
-    let expand = |name: &str| (name == "CLAUDE_PROJECT_DIR").then(|| root_text.clone()).flatten();
+    let expand = |name: &str| {
+        (name == "CLAUDE_PROJECT_DIR").then(|| project_root.map(|root| root.to_string_lossy().into_owned())).flatten()
+    };
     let all: Vec<String> = match exec_args {
         Some(args) => std::iter::once(command.to_string()).chain(args.iter().cloned()).collect(),
-        None => words(command, expand)?,
+        None => {
+            // Most commands are not hookmux's: their first word says so, and the rest is not read.
+            let mut words = Words::new(command);
+            let program = words.next_word(expand)??;
+            if !shell_words::is_hookmux(&program) {
+                return None;
+            }
+            let mut all = vec![program];
+            while let Some(word) = words.next_word(expand) {
+                all.push(word?);
+            }
+            all
+        }
     };
     let [program, dispatch, args @ ..] = all.as_slice() else { return None };
     if !shell_words::is_hookmux(program) || dispatch != "dispatch" {

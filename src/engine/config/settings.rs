@@ -533,8 +533,8 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let hooks =
-            hooks.iter().enumerate().filter_map(|(i, hook)| self.read_hook(hook, path.key("hooks").index(i))).collect();
+        let at = path.key("hooks");
+        let hooks = hooks.iter().enumerate().filter_map(|(i, hook)| self.read_hook(hook, at.index(i))).collect();
         Some(Group { matcher, hooks, path })
     }
 
@@ -566,8 +566,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         return Err((path.clone(), format!("a handler must be an object, not {}", describe(value)), None));
     };
     let fields = Fields { obj: hook, path };
-    let type_name = fields.required_string("type")?;
-    let kind = match type_name.as_str() {
+    let kind = match fields.required_str("type")? {
         "command" => HookKind::Command {
             command: fields.required_string("command")?,
             args: fields.optional_string_list("args")?,
@@ -625,10 +624,14 @@ struct Fields<'a> {
     path: &'a JsonPath,
 }
 
-impl Fields<'_> {
+impl<'a> Fields<'a> {
     fn required_string(&self, key: &str) -> Result<String, HookError> {
+        self.required_str(key).map(str::to_string)
+    }
+
+    fn required_str(&self, key: &str) -> Result<&'a str, HookError> {
         match self.obj.get(key) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
             Some(Value::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
             Some(other) => {
                 Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
