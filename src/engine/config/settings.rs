@@ -508,11 +508,11 @@ impl Reader<'_> {
                 Some(r#"write {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}"#.to_string());
             return None;
         };
-        let matcher = match group.get("matcher") {
+        let matcher = match member(group, "matcher") {
             None | Some(Value::Null) => None,
             Some(Value::String(m)) => Some(m.clone()),
             Some(other) => {
-                let count = group.get("hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+                let count = member(group, "hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
                 self.file.skipped += count;
                 let message = format!("`matcher` must be a string, not {}; this group is skipped", describe(other));
                 self.error(path.key("matcher"), message).hint =
@@ -520,7 +520,7 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let hooks = match group.get("hooks") {
+        let hooks = match member(group, "hooks") {
             Some(Value::Array(hooks)) => hooks,
             Some(other) => {
                 let message =
@@ -582,7 +582,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         "mcp_tool" => HookKind::McpTool {
             server: fields.required_string("server")?,
             tool: fields.required_string("tool")?,
-            input: hook.get("input").cloned(),
+            input: member(hook, "input").cloned(),
         },
         "prompt" => {
             HookKind::Prompt { prompt: fields.required_string("prompt")?, model: fields.optional_string("model")? }
@@ -598,7 +598,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
             ))
         }
     };
-    let timeout = match hook.get("timeout") {
+    let timeout = match member(hook, "timeout") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => n.as_f64(),
         Some(other) => {
@@ -630,7 +630,7 @@ impl<'a> Fields<'a> {
     }
 
     fn required_str(&self, key: &str) -> Result<&'a str, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
             Some(Value::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
             Some(other) => {
@@ -641,7 +641,7 @@ impl<'a> Fields<'a> {
     }
 
     fn optional_string(&self, key: &str) -> Result<Option<String>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(other) => {
@@ -651,7 +651,7 @@ impl<'a> Fields<'a> {
     }
 
     fn optional_bool(&self, key: &str) -> Result<Option<bool>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(other) => {
@@ -661,7 +661,7 @@ impl<'a> Fields<'a> {
     }
 
     fn optional_string_list(&self, key: &str) -> Result<Option<Vec<String>>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(items)) => items
                 .iter()
@@ -681,7 +681,7 @@ impl<'a> Fields<'a> {
     }
 
     fn optional_string_map(&self, key: &str) -> Result<Option<BTreeMap<String, String>>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Object(map)) => map
                 .iter()
@@ -698,6 +698,16 @@ impl<'a> Fields<'a> {
             }
         }
     }
+}
+
+/// `obj.get(key)` for a group's or a handler's object. Those have a few members and are asked
+/// for ten, on every event, so comparing the few keys costs less than hashing the one wanted;
+/// a large object is looked up by hash as usual.
+fn member<'v>(obj: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if obj.len() > 8 {
+        return obj.get(key);
+    }
+    obj.iter().find(|(name, _)| *name == key).map(|(_, value)| value)
 }
 
 fn count_handlers(groups: &[Value]) -> usize {
