@@ -661,7 +661,7 @@ fn check_safety(file: &SettingsFile, spec: &HookSpec, out: &mut Vec<Diagnostic>)
     for (at, text) in places {
         let place = match at.segments().iter().rev().nth(1) {
             _ if !matches!(spec.kind, HookKind::Http { .. }) => Place::Command,
-            Some(Segment::Key(key)) if key == "headers" => Place::Header,
+            Some(Segment::Key(key)) if &**key == "headers" => Place::Header,
             _ => Place::Url,
         };
         for (masked, kind) in safety::secrets(text) {

@@ -154,7 +154,7 @@ impl<'p> Wanted<'p> {
         match value {
             Value::Object(object) => {
                 for property in &object.properties {
-                    at.push(Segment::Key(property.name.as_str().to_string()));
+                    at.push(Segment::Key(property.name.as_str().into()));
                     self.find(&property.value, property.name.range().start, at, found);
                     at.pop();
                 }

@@ -4,7 +4,7 @@
 //! second dispatch for the same event would find the first one's marker and answer nothing.
 
 use super::placeholders::Placeholders;
-use super::shell_words::{self, words};
+use super::shell_words::{self, Words};
 use hookmux_sdk::Env;
 use std::path::{Path, PathBuf};
 
@@ -91,7 +91,20 @@ pub fn read(command: &str, exec_args: Option<&[String]>, places: &Places<'_>) ->
                 .map(|w| placeholders.substitute(w))
                 .collect()
         }
-        None => words(command, |name| places.variable(name))?,
+        None => {
+            // Most commands are not hookmux's: their first word says so, and the rest is not read.
+            let expand = |name: &str| places.variable(name);
+            let mut words = Words::new(command);
+            let program = words.next_word(expand)??;
+            if !shell_words::is_hookmux(&program) {
+                return None;
+            }
+            let mut all = vec![program];
+            while let Some(word) = words.next_word(expand) {
+                all.push(word?);
+            }
+            all
+        }
     };
     let [program, dispatch, args @ ..] = all.as_slice() else { return None };
     if !shell_words::is_hookmux(program) || dispatch != "dispatch" {

@@ -1,31 +1,35 @@
 //! JSON paths for diagnostics: `hooks.PreToolUse[0].hooks[1].timeout`.
 
 use std::fmt;
+use std::sync::Arc;
 
+/// Every group and handler of every settings file carries its path, and dispatch reads them all
+/// on every event: shared segments make a path one allocation, and copying it none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct JsonPath(Vec<Segment>);
+pub struct JsonPath(Arc<[Segment]>);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
-    Key(String),
+    Key(Arc<str>),
     Index(usize),
 }
 
 impl JsonPath {
     pub fn root() -> JsonPath {
-        JsonPath(Vec::new())
+        JsonPath::default()
     }
 
     pub fn key(&self, key: &str) -> JsonPath {
-        let mut segments = self.0.clone();
-        segments.push(Segment::Key(key.to_string()));
-        JsonPath(segments)
+        self.then(Segment::Key(key.into()))
     }
 
     pub fn index(&self, index: usize) -> JsonPath {
-        let mut segments = self.0.clone();
-        segments.push(Segment::Index(index));
-        JsonPath(segments)
+        self.then(Segment::Index(index))
+    }
+
+    /// The path one segment deeper, allocated once (the iterator's length is known).
+    fn then(&self, segment: Segment) -> JsonPath {
+        JsonPath(self.0.iter().cloned().chain(std::iter::once(segment)).collect())
     }
 
     pub fn segments(&self) -> &[Segment] {
@@ -50,7 +54,7 @@ impl fmt::Display for JsonPath {
                     }
                     f.write_str(key)?;
                 }
-                Segment::Key(key) => write!(f, "[{}]", serde_json::Value::from(key.as_str()))?,
+                Segment::Key(key) => write!(f, "[{}]", serde_json::Value::from(&**key))?,
                 Segment::Index(index) => write!(f, "[{index}]")?,
             }
         }

@@ -538,11 +538,11 @@ impl Reader<'_> {
                 Some(r#"write {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}"#.to_string());
             return None;
         };
-        let matcher = match group.get("matcher") {
+        let matcher = match member(group, "matcher") {
             None | Some(Value::Null) => None,
             Some(Value::String(m)) => Some(m.clone()),
             Some(other) => {
-                let count = group.get("hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+                let count = member(group, "hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
                 self.file.skipped += count;
                 let message = format!("`matcher` must be a string, not {}; this group is skipped", describe(other));
                 self.error(path.key("matcher"), message).hint =
@@ -550,7 +550,7 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let hooks = match group.get("hooks") {
+        let hooks = match member(group, "hooks") {
             Some(Value::Array(hooks)) => hooks,
             Some(other) => {
                 let message =
@@ -563,8 +563,8 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let hooks =
-            hooks.iter().enumerate().filter_map(|(i, hook)| self.read_hook(hook, path.key("hooks").index(i))).collect();
+        let at = path.key("hooks");
+        let hooks = hooks.iter().enumerate().filter_map(|(i, hook)| self.read_hook(hook, at.index(i))).collect();
         Some(Group { matcher, hooks, path })
     }
 
@@ -596,8 +596,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         return Err((path.clone(), format!("a handler must be an object, not {}", describe(value)), None));
     };
     let fields = Fields { obj: hook, path };
-    let type_name = fields.required_string("type")?;
-    let kind = match type_name.as_str() {
+    let kind = match fields.required_str("type")? {
         "command" => HookKind::Command {
             command: fields.required_string("command")?,
             args: fields.optional_string_list("args")?,
@@ -613,7 +612,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         "mcp_tool" => HookKind::McpTool {
             server: fields.required_string("server")?,
             tool: fields.required_string("tool")?,
-            input: hook.get("input").cloned(),
+            input: member(hook, "input").cloned(),
         },
         "prompt" => {
             HookKind::Prompt { prompt: fields.required_string("prompt")?, model: fields.optional_string("model")? }
@@ -629,7 +628,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
             ))
         }
     };
-    let timeout = match hook.get("timeout") {
+    let timeout = match member(hook, "timeout") {
         None | Some(Value::Null) => None,
         Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => n.as_f64(),
         Some(other) => {
@@ -655,10 +654,14 @@ struct Fields<'a> {
     path: &'a JsonPath,
 }
 
-impl Fields<'_> {
+impl<'a> Fields<'a> {
     fn required_string(&self, key: &str) -> Result<String, HookError> {
-        match self.obj.get(key) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+        self.required_str(key).map(str::to_string)
+    }
+
+    fn required_str(&self, key: &str) -> Result<&'a str, HookError> {
+        match member(self.obj, key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
             Some(Value::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
             Some(other) => {
                 Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
@@ -668,7 +671,7 @@ impl Fields<'_> {
     }
 
     fn optional_string(&self, key: &str) -> Result<Option<String>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
             Some(other) => {
@@ -678,7 +681,7 @@ impl Fields<'_> {
     }
 
     fn optional_bool(&self, key: &str) -> Result<Option<bool>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(other) => {
@@ -688,7 +691,7 @@ impl Fields<'_> {
     }
 
     fn optional_string_list(&self, key: &str) -> Result<Option<Vec<String>>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(items)) => items
                 .iter()
@@ -708,7 +711,7 @@ impl Fields<'_> {
     }
 
     fn optional_string_map(&self, key: &str) -> Result<Option<BTreeMap<String, String>>, HookError> {
-        match self.obj.get(key) {
+        match member(self.obj, key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Object(map)) => map
                 .iter()
@@ -725,6 +728,16 @@ impl Fields<'_> {
             }
         }
     }
+}
+
+/// `obj.get(key)` for a group's or a handler's object. Those have a few members and are asked
+/// for ten, on every event, so comparing the few keys costs less than hashing the one wanted;
+/// a large object is looked up by hash as usual.
+fn member<'v>(obj: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if obj.len() > 8 {
+        return obj.get(key);
+    }
+    obj.iter().find(|(name, _)| *name == key).map(|(_, value)| value)
 }
 
 fn count_handlers(groups: &[Value]) -> usize {

@@ -13,9 +13,37 @@ pub fn plain_words(command: &str) -> Option<Vec<String>> {
 /// word unquoted (`~` or `~/…`). A variable `expand` does not know, or any other expansion
 /// (`~user`, `$(…)`), makes it `None`: what the shell would make of it is not known here.
 pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut chars = command.trim().chars().peekable();
-    while chars.peek().is_some() {
+    let mut words = Words::new(command);
+    let mut all = Vec::new();
+    while let Some(word) = words.next_word(&expand) {
+        all.push(word?);
+    }
+    Some(all)
+}
+
+/// A command's words one at a time, for a caller that can stop at the first (every settings
+/// command is read for a hookmux entry on every event, and most start with something else).
+pub struct Words<'c> {
+    chars: std::iter::Peekable<std::str::Chars<'c>>,
+}
+
+impl<'c> Words<'c> {
+    pub fn new(command: &'c str) -> Words<'c> {
+        Words { chars: command.trim().chars().peekable() }
+    }
+
+    /// The next word: `None` at the end, `Some(None)` where [`words`] gives up.
+    pub fn next_word(&mut self, expand: impl Fn(&str) -> Option<String>) -> Option<Option<String>> {
+        self.chars.peek()?;
+        let word = self.word(expand);
+        while self.chars.peek().is_some_and(|c| c.is_whitespace()) {
+            self.chars.next();
+        }
+        Some(word)
+    }
+
+    fn word(&mut self, expand: impl Fn(&str) -> Option<String>) -> Option<String> {
+        let chars = &mut self.chars;
         let mut word = String::new();
         while let Some(&c) = chars.peek() {
             match c {
@@ -34,7 +62,7 @@ pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<V
                     loop {
                         match chars.next()? {
                             '"' => break,
-                            '$' => word.push_str(&expand(&variable(&mut chars)?)?),
+                            '$' => word.push_str(&expand(&variable(chars)?)?),
                             '`' | '\\' | '!' => return None,
                             c => word.push(c),
                         }
@@ -42,7 +70,7 @@ pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<V
                 }
                 '$' => {
                     chars.next();
-                    word.push_str(&expand(&variable(&mut chars)?)?);
+                    word.push_str(&expand(&variable(chars)?)?);
                 }
                 '~' if word.is_empty() => {
                     chars.next();
@@ -58,12 +86,8 @@ pub fn words(command: &str, expand: impl Fn(&str) -> Option<String>) -> Option<V
                 _ => return None,
             }
         }
-        words.push(word);
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
+        Some(word)
     }
-    Some(words)
 }
 
 /// The name after a `$`: `NAME` or `{NAME}`; `None` for any other expansion.
