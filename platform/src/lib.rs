@@ -17,6 +17,9 @@
 //! differ, the portable face says what it promises, and each OS module keeps that promise its
 //! own way (and says how in its module doc).
 
+pub mod process;
+pub mod tree;
+
 #[cfg(unix)]
 mod unix;
 

@@ -1,0 +1,371 @@
+//! Unix: hooks in sessions of their own, every pipe of a dispatch watched by one `poll` loop,
+//! exits found with `waitpid(WNOHANG)`, trees ended with signals. The reasoning is in
+//! [`crate::process`]; this is how Linux and macOS keep it, by the same code.
+
+use super::procs::{self, ProcTable};
+use crate::process::{hook_run_mark, spawn, Ending, Event, HookId, Stream, HOOK_RUN};
+use crate::tree::{self, Proc};
+use std::collections::BTreeSet;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A read of a pipe takes at most this much; a pipe that holds more is read again on the next
+/// turn, after the other pipes had theirs.
+const CHUNK: usize = 64 * 1024;
+
+/// How many chunks [`Hooks::read_now`] reads from one pipe at most. A pipe's buffer holds 64 KiB
+/// by default, 1 MiB at most unless an administrator raised the limit, so a pipe whose writers
+/// are gone always reaches its end within these; one that does not is still being written.
+const READ_NOW_CHUNKS: usize = 64;
+
+/// The first and the longest wait between two looks at whether a running hook has exited (see
+/// the module doc of [`crate::process`]).
+const EXIT_CHECK_FIRST: Duration = Duration::from_millis(1);
+const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
+
+pub fn own_session(command: &mut Command) -> &mut Command {
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        })
+    }
+}
+
+pub struct Hooks {
+    hooks: Vec<Option<Hook>>,
+    chunk: Vec<u8>,
+}
+
+struct Hook {
+    child: Child,
+    stdin: Option<Feed>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+    exited: bool,
+    next_exit_check: Instant,
+    exit_check_every: Duration,
+    /// `HOOKMUX_HOOK_RUN=value`, as it reads in an environment.
+    mark: Vec<u8>,
+    /// The hook's processes found by the last [`Hooks::end`].
+    known: BTreeSet<Proc>,
+}
+
+/// The hook's stdin and what is left to write to it.
+struct Feed {
+    pipe: ChildStdin,
+    data: Arc<[u8]>,
+    written: usize,
+}
+
+impl Feed {
+    /// Writes what the pipe takes without blocking; whether the feed is over (all written, or the
+    /// hook closed its stdin: a hook that exits without reading its input is not an error).
+    fn write(&mut self) -> bool {
+        loop {
+            let Some(rest) = self.data.get(self.written..).filter(|rest| !rest.is_empty()) else { return true };
+            match self.pipe.write(rest) {
+                Ok(0) => return true,
+                Ok(n) => self.written += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return false,
+                Err(_) => return true,
+            }
+        }
+    }
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns; the flags are read then written back.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags == -1 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// What one read of an output pipe gave.
+enum Read1 {
+    Data(usize),
+    /// Nothing to read now; the pipe is still open.
+    Empty,
+    /// End of file: no write end is left and the pipe is empty. A read error counts as an end
+    /// too: nothing more will come from that pipe.
+    End,
+}
+
+fn read_once(pipe: &mut dyn Read, chunk: &mut [u8]) -> Read1 {
+    loop {
+        return match pipe.read(chunk) {
+            Ok(0) => Read1::End,
+            Ok(n) => Read1::Data(n),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) if err.kind() == io::ErrorKind::WouldBlock => Read1::Empty,
+            Err(_) => Read1::End,
+        };
+    }
+}
+
+/// Which descriptor of which hook a `pollfd` is.
+#[derive(Clone, Copy)]
+enum Slot {
+    Stdin,
+    Out(Stream),
+}
+
+impl Hook {
+    fn pipe(&mut self, stream: Stream) -> Option<&mut dyn Read> {
+        match stream {
+            Stream::Stdout => self.stdout.as_mut().map(|pipe| pipe as &mut dyn Read),
+            Stream::Stderr => self.stderr.as_mut().map(|pipe| pipe as &mut dyn Read),
+        }
+    }
+
+    fn close(&mut self, stream: Stream) {
+        match stream {
+            Stream::Stdout => self.stdout = None,
+            Stream::Stderr => self.stderr = None,
+        }
+    }
+
+    /// Reads `stream` once and reports what it gave.
+    fn read(&mut self, id: HookId, stream: Stream, chunk: &mut [u8], sink: &mut dyn FnMut(Event<'_>)) -> Read1 {
+        let Some(pipe) = self.pipe(stream) else { return Read1::Empty };
+        let read = read_once(pipe, chunk);
+        match read {
+            Read1::Data(n) => sink(Event::Output { hook: id, stream, bytes: &chunk[..n] }),
+            Read1::End => {
+                self.close(stream);
+                sink(Event::Ended { hook: id, stream });
+                if self.stdout.is_none() && self.stderr.is_none() {
+                    // A hook that exits closes its pipes: look for its exit now.
+                    self.next_exit_check = Instant::now();
+                    self.exit_check_every = EXIT_CHECK_FIRST;
+                }
+            }
+            Read1::Empty => {}
+        }
+        read
+    }
+
+    /// Whether the hook has exited, if it is time to look; reports the exit.
+    fn check_exit(&mut self, id: HookId, now: Instant, sink: &mut dyn FnMut(Event<'_>)) -> bool {
+        if self.exited || now < self.next_exit_check {
+            return false;
+        }
+        let code = match self.child.try_wait() {
+            Ok(None) => {
+                self.exit_check_every = (self.exit_check_every * 2).min(EXIT_CHECK_MAX);
+                self.next_exit_check = now + self.exit_check_every;
+                return false;
+            }
+            Ok(Some(status)) => status.code(),
+            // Reaped by someone else (hookmux's parent ignored SIGCHLD, which children
+            // inherit): it is gone, how is unknown.
+            Err(_) => None,
+        };
+        self.exited = true;
+        // Nobody reads the rest of the input.
+        self.stdin = None;
+        sink(Event::Exited { hook: id, code });
+        true
+    }
+}
+
+impl Hooks {
+    pub fn new() -> Hooks {
+        Hooks { hooks: Vec::new(), chunk: vec![0; CHUNK] }
+    }
+
+    pub fn start(&mut self, mut command: Command, input: Arc<[u8]>) -> io::Result<HookId> {
+        let mark = hook_run_mark();
+        let mut entry = format!("{HOOK_RUN}=").into_bytes();
+        entry.extend_from_slice(mark.as_bytes());
+        command.env(HOOK_RUN, &mark).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        own_session(&mut command);
+        let mut child = spawn(&mut command)?;
+        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
+            // std gives every piped end; without them nothing could be read or told.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other("the hook's pipes were not created"));
+        };
+        for fd in [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()] {
+            if let Err(err) = set_nonblocking(fd) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(err);
+            }
+        }
+        let mut feed = Feed { pipe: stdin, data: input, written: 0 };
+        let now = Instant::now();
+        let feed_over = feed.write();
+        self.hooks.push(Some(Hook {
+            child,
+            stdin: (!feed_over).then_some(feed),
+            stdout: Some(stdout),
+            stderr: Some(stderr),
+            exited: false,
+            next_exit_check: now + EXIT_CHECK_FIRST,
+            exit_check_every: EXIT_CHECK_FIRST,
+            mark: entry,
+            known: BTreeSet::new(),
+        }));
+        Ok(HookId(self.hooks.len() - 1))
+    }
+
+    pub fn wait(&mut self, until: Option<Instant>, sink: &mut dyn FnMut(Event<'_>)) {
+        loop {
+            let mut reported = self.check_exits(sink);
+            let (mut fds, slots) = self.poll_set();
+            let next_check = self.live().filter(|(_, hook)| !hook.exited).map(|(_, hook)| hook.next_exit_check).min();
+            if fds.is_empty() && next_check.is_none() && until.is_none() {
+                return;
+            }
+            let wake = [until, next_check].into_iter().flatten().min();
+            let timeout = if reported { 0 } else { poll_millis(wake) };
+            // SAFETY: `fds` is a valid array of pollfd for the whole call; its descriptors are
+            // owned by `self.hooks`, which is not touched during the call.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout) };
+            if ready > 0 {
+                reported |= self.serve(&fds, &slots, sink);
+            }
+            reported |= self.check_exits(sink);
+            if reported || until.is_some_and(|until| Instant::now() >= until) {
+                return;
+            }
+        }
+    }
+
+    pub fn read_now(&mut self, id: HookId, sink: &mut dyn FnMut(Event<'_>)) {
+        let Some(Some(hook)) = self.hooks.get_mut(id.0) else { return };
+        for stream in [Stream::Stdout, Stream::Stderr] {
+            for _ in 0..READ_NOW_CHUNKS {
+                if !matches!(hook.read(id, stream, &mut self.chunk, sink), Read1::Data(_)) {
+                    break;
+                }
+            }
+        }
+        hook.check_exit(id, Instant::now(), sink);
+    }
+
+    pub fn end(&mut self, id: HookId, how: Ending) {
+        let Some(Some(hook)) = self.hooks.get_mut(id.0) else { return };
+        let signal = match how {
+            Ending::Ask => libc::SIGTERM,
+            Ending::Force => libc::SIGKILL,
+        };
+        let Ok(group) = libc::pid_t::try_from(hook.child.id()) else { return };
+        let mut known = std::mem::take(&mut hook.known);
+        if !hook.exited {
+            // Not reaped yet, so the pid is still the hook's.
+            known.extend(procs::running(group));
+        }
+        let own = std::process::id() as i32;
+        hook.known = tree::of_hook(&ProcTable::read(), &hook.mark, own, &known);
+        // SAFETY: killpg only sends a signal; a group that is already gone gives ESRCH, ignored.
+        unsafe {
+            libc::killpg(group, signal);
+        }
+        hook.known.iter().for_each(|proc| signal_if_running(*proc, signal));
+    }
+
+    pub fn release(&mut self, id: HookId) {
+        if let Some(slot) = self.hooks.get_mut(id.0) {
+            *slot = None;
+        }
+    }
+
+    fn live(&self) -> impl Iterator<Item = (HookId, &Hook)> {
+        self.hooks.iter().enumerate().filter_map(|(index, hook)| Some((HookId(index), hook.as_ref()?)))
+    }
+
+    /// Looks for the exit of every hook whose look is due; whether one was reported.
+    fn check_exits(&mut self, sink: &mut dyn FnMut(Event<'_>)) -> bool {
+        let now = Instant::now();
+        let mut reported = false;
+        for (index, hook) in self.hooks.iter_mut().enumerate() {
+            if let Some(hook) = hook {
+                reported |= hook.check_exit(HookId(index), now, sink);
+            }
+        }
+        reported
+    }
+
+    /// Every descriptor to watch: stdin while something is left to write, each output pipe until
+    /// its end.
+    fn poll_set(&self) -> (Vec<libc::pollfd>, Vec<(HookId, Slot)>) {
+        let mut fds = Vec::new();
+        let mut slots = Vec::new();
+        for (id, hook) in self.live() {
+            let mut watch = |fd: RawFd, events: libc::c_short, slot: Slot| {
+                fds.push(libc::pollfd { fd, events, revents: 0 });
+                slots.push((id, slot));
+            };
+            if let Some(feed) = &hook.stdin {
+                watch(feed.pipe.as_raw_fd(), libc::POLLOUT, Slot::Stdin);
+            }
+            if let Some(pipe) = &hook.stdout {
+                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(Stream::Stdout));
+            }
+            if let Some(pipe) = &hook.stderr {
+                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(Stream::Stderr));
+            }
+        }
+        (fds, slots)
+    }
+
+    /// Reads once from every ready output pipe and writes to every ready stdin; whether anything
+    /// was reported. Any readiness counts, hang-up and error included: the read tells which.
+    fn serve(&mut self, fds: &[libc::pollfd], slots: &[(HookId, Slot)], sink: &mut dyn FnMut(Event<'_>)) -> bool {
+        let mut reported = false;
+        for (fd, &(id, slot)) in fds.iter().zip(slots) {
+            if fd.revents == 0 {
+                continue;
+            }
+            let Some(Some(hook)) = self.hooks.get_mut(id.0) else { continue };
+            match slot {
+                Slot::Stdin => {
+                    if hook.stdin.as_mut().is_some_and(Feed::write) {
+                        hook.stdin = None;
+                    }
+                }
+                Slot::Out(stream) => {
+                    reported |= !matches!(hook.read(id, stream, &mut self.chunk, sink), Read1::Empty);
+                }
+            }
+        }
+        reported
+    }
+}
+
+/// `poll`'s timeout until `wake`: -1 for none, rounded up so that a wait is never cut short.
+fn poll_millis(wake: Option<Instant>) -> libc::c_int {
+    let Some(wake) = wake else { return -1 };
+    let left = wake.saturating_duration_since(Instant::now());
+    left.as_micros().div_ceil(1000).min(libc::c_int::MAX as u128) as libc::c_int
+}
+
+/// Sends `signal` to `proc` if this very process still runs (a pid taken over by another process
+/// since is left alone; a zombie needs no signal). A process that ends between the look and the
+/// signal gives ESRCH, ignored; its pid cannot be reused before its parent has reaped it, a moment
+/// the look would have had to miss entirely.
+fn signal_if_running(proc: Proc, signal: libc::c_int) {
+    if procs::running(proc.pid) == Some(proc) {
+        // SAFETY: kill only sends a signal, to the process identified just above.
+        unsafe {
+            libc::kill(proc.pid, signal);
+        }
+    }
+}
