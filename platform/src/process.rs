@@ -53,10 +53,12 @@
 //! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
 //! process that holds a handful of threads, not thousands, which keeps each fork cheap.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io;
+use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::Instant;
 
 #[cfg(unix)]
@@ -71,19 +73,38 @@ pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 
 static SPAWNING: Mutex<()> = Mutex::new(());
 
+/// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
+pub(crate) fn spawning() -> MutexGuard<'static, ()> {
+    SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Starts `command` under the process-wide spawn lock (see the module doc). Every process
-/// hookmux and its built-in handlers start goes through here.
+/// hookmux and its built-in handlers start with `std::process::Command` goes through here.
 pub fn spawn(command: &mut Command) -> io::Result<Child> {
-    let _spawning = SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _spawning = spawning();
     // std returns once the child runs its program (or failed to), and has closed the parent's
     // copies of the child's pipe ends by then.
     command.spawn()
 }
 
-/// Makes `command` start as hooks start: in a session and process group of its own, with no
-/// controlling terminal (Unix); without a console window (Windows).
-pub fn own_session(command: &mut Command) -> &mut Command {
-    sys::own_session(command)
+/// What to start as a hook.
+#[derive(Clone, Copy, Debug)]
+pub struct HookCommand<'a> {
+    /// Looked up in the `PATH` of `env` when it names no folder.
+    pub program: &'a OsStr,
+    pub args: &'a [OsString],
+    /// The complete environment: nothing of hookmux's own is added but [`HOOK_RUN`].
+    pub env: &'a [(OsString, OsString)],
+    /// The folder it runs in.
+    pub cwd: &'a Path,
+}
+
+/// Starts `command` as a hook that is not waited for (`async: true`): in a session of its own,
+/// stdout and stderr to nowhere, `stdin` written to it from a thread of its own. Returns that
+/// thread, which the caller may join (bounded) before exiting so that the event is delivered;
+/// the process is reaped by the system once hookmux exits.
+pub fn start_detached(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
+    sys::start_detached(command, stdin)
 }
 
 /// A value for [`HOOK_RUN`] that no other hook run, of this process or another, has.
@@ -144,10 +165,8 @@ impl Hooks {
         Hooks { inner: sys::Hooks::new() }
     }
 
-    /// Starts `command` as a hook (see the module doc), its stdin to be `stdin` then closed. Its
-    /// stdin, stdout and stderr are set here; the rest of `command` (program, arguments,
-    /// environment, folder) is the caller's.
-    pub fn start(&mut self, command: Command, stdin: Arc<[u8]>) -> io::Result<HookId> {
+    /// Starts `command` as a hook (see the module doc), its stdin to be `stdin` then closed.
+    pub fn start(&mut self, command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<HookId> {
         self.inner.start(command, stdin)
     }
 

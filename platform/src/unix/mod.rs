@@ -1,6 +1,7 @@
 //! Linux and macOS: what POSIX gives both, and (in `linux`, `macos`) what only one kernel has.
 
 pub mod process;
+mod spawn;
 
 #[cfg(any(target_os = "macos", test))]
 mod procargs;

@@ -3,15 +3,17 @@
 //! [`crate::process`]; this is how Linux and macOS keep it, by the same code.
 
 use super::procs::{self, ProcTable};
-use crate::process::{hook_run_mark, spawn, Ending, Event, HookId, Stream, HOOK_RUN};
+use super::spawn::{spawn, Output, Spawned};
+use crate::process::{hook_run_mark, spawning, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
 use crate::tree::{self, Proc};
 use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// A read of a pipe takes at most this much; a pipe that holds more is read again on the next
@@ -28,16 +30,23 @@ const READ_NOW_CHUNKS: usize = 64;
 const EXIT_CHECK_FIRST: Duration = Duration::from_millis(1);
 const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
 
-pub fn own_session(command: &mut Command) -> &mut Command {
-    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
-    unsafe {
-        command.pre_exec(|| {
-            if libc::setsid() == -1 {
-                return Err(io::Error::last_os_error());
-            }
-            Ok(())
-        })
-    }
+pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
+    let Spawned { mut stdin, .. } = {
+        let _spawning = spawning();
+        spawn(command, Output::Null)?
+    };
+    // A thread of its own writes the event: nothing else watches this process.
+    Ok(std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    }))
+}
+
+/// Starts `command` with the hook's mark added to its environment.
+fn spawn_marked(command: &HookCommand<'_>, mark: &OsString) -> io::Result<Spawned> {
+    let mut env: Vec<(OsString, OsString)> = command.env.iter().filter(|(name, _)| name != HOOK_RUN).cloned().collect();
+    env.push((HOOK_RUN.into(), mark.clone()));
+    let _spawning = spawning();
+    spawn(&HookCommand { env: &env, ..*command }, Output::Piped)
 }
 
 pub struct Hooks {
@@ -46,10 +55,10 @@ pub struct Hooks {
 }
 
 struct Hook {
-    child: Child,
+    pid: libc::pid_t,
     stdin: Option<Feed>,
-    stdout: Option<ChildStdout>,
-    stderr: Option<ChildStderr>,
+    stdout: Option<File>,
+    stderr: Option<File>,
     exited: bool,
     next_exit_check: Instant,
     exit_check_every: Duration,
@@ -61,7 +70,7 @@ struct Hook {
 
 /// The hook's stdin and what is left to write to it.
 struct Feed {
-    pipe: ChildStdin,
+    pipe: File,
     data: Arc<[u8]>,
     written: usize,
 }
@@ -163,13 +172,13 @@ impl Hook {
         if self.exited || now < self.next_exit_check {
             return false;
         }
-        let code = match self.child.try_wait() {
+        let code = match exit_status(self.pid) {
             Ok(None) => {
                 self.exit_check_every = (self.exit_check_every * 2).min(EXIT_CHECK_MAX);
                 self.next_exit_check = now + self.exit_check_every;
                 return false;
             }
-            Ok(Some(status)) => status.code(),
+            Ok(Some(code)) => code,
             // Reaped by someone else (hookmux's parent ignored SIGCHLD, which children
             // inherit): it is gone, how is unknown.
             Err(_) => None,
@@ -187,24 +196,19 @@ impl Hooks {
         Hooks { hooks: Vec::new(), chunk: vec![0; CHUNK] }
     }
 
-    pub fn start(&mut self, mut command: Command, input: Arc<[u8]>) -> io::Result<HookId> {
+    pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
         let mark = hook_run_mark();
         let mut entry = format!("{HOOK_RUN}=").into_bytes();
         entry.extend_from_slice(mark.as_bytes());
-        command.env(HOOK_RUN, &mark).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
-        own_session(&mut command);
-        let mut child = spawn(&mut command)?;
-        let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
-        let (Some(stdin), Some(stdout), Some(stderr)) = pipes else {
-            // std gives every piped end; without them nothing could be read or told.
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(io::Error::other("the hook's pipes were not created"));
+        let Spawned { pid, stdin, stdout, stderr } = spawn_marked(command, &mark)?;
+        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
+            // Piped output always has both ends; without them nothing could be read or told.
+            kill_and_reap(pid);
+            return Err(io::Error::other("the hook's pipes were not made"));
         };
         for fd in [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()] {
             if let Err(err) = set_nonblocking(fd) {
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_and_reap(pid);
                 return Err(err);
             }
         }
@@ -212,7 +216,7 @@ impl Hooks {
         let now = Instant::now();
         let feed_over = feed.write();
         self.hooks.push(Some(Hook {
-            child,
+            pid,
             stdin: (!feed_over).then_some(feed),
             stdout: Some(stdout),
             stderr: Some(stderr),
@@ -257,7 +261,10 @@ impl Hooks {
                 }
             }
         }
-        hook.check_exit(id, Instant::now(), sink);
+        // Looked for now, whatever the backoff says: what can be told now is told.
+        let now = Instant::now();
+        hook.next_exit_check = now;
+        hook.check_exit(id, now, sink);
     }
 
     pub fn end(&mut self, id: HookId, how: Ending) {
@@ -266,7 +273,7 @@ impl Hooks {
             Ending::Ask => libc::SIGTERM,
             Ending::Force => libc::SIGKILL,
         };
-        let Ok(group) = libc::pid_t::try_from(hook.child.id()) else { return };
+        let group = hook.pid;
         let mut known = std::mem::take(&mut hook.known);
         if !hook.exited {
             // Not reaped yet, so the pid is still the hook's.
@@ -350,6 +357,33 @@ impl Hooks {
     }
 }
 
+/// The exit code of `pid` if it has exited (`None` inside when a signal ended it), reaping it;
+/// `None` while it runs.
+fn exit_status(pid: libc::pid_t) -> io::Result<Option<Option<i32>>> {
+    let mut status = 0;
+    loop {
+        // SAFETY: waitpid on a child of this process, writing its status into `status`.
+        return match unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } {
+            0 => Ok(None),
+            -1 => match io::Error::last_os_error() {
+                err if err.kind() == io::ErrorKind::Interrupted => continue,
+                err => Err(err),
+            },
+            _ if libc::WIFEXITED(status) => Ok(Some(Some(libc::WEXITSTATUS(status)))),
+            _ => Ok(Some(None)),
+        };
+    }
+}
+
+/// Ends a child that could not be set up, and reaps it.
+fn kill_and_reap(pid: libc::pid_t) {
+    // SAFETY: kill and waitpid on a child of this process that nothing else has reaped.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+        libc::waitpid(pid, std::ptr::null_mut(), 0);
+    }
+}
+
 /// `poll`'s timeout until `wake`: -1 for none, rounded up so that a wait is never cut short.
 fn poll_millis(wake: Option<Instant>) -> libc::c_int {
     let Some(wake) = wake else { return -1 };
@@ -369,3 +403,6 @@ fn signal_if_running(proc: Proc, signal: libc::c_int) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,12 +13,10 @@
 //! and watches every exit and deadline, so dispatch stays small while it starts hook after hook.
 
 use crate::engine::execute::RawOutput;
-use hookmux_platform::process::{self as platform, Ending, Event, HookId, Hooks, Stream};
+use hookmux_platform::process::{self as platform, Ending, Event, HookCommand, HookId, Hooks, Stream};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -53,10 +51,8 @@ pub struct ProcessSpec {
 }
 
 impl ProcessSpec {
-    fn command(&self) -> Command {
-        let mut command = Command::new(&self.program);
-        command.args(&self.args).env_clear().envs(self.env.iter().map(|(k, v)| (k, v))).current_dir(&self.cwd);
-        command
+    fn command(&self) -> HookCommand<'_> {
+        HookCommand { program: &self.program, args: &self.args, env: &self.env, cwd: &self.cwd }
     }
 
     fn label(&self) -> String {
@@ -79,7 +75,7 @@ pub fn run_all(specs: &[ProcessSpec], done: &mut dyn FnMut(usize, RawOutput)) {
     let mut served = Instant::now();
     for (index, spec) in specs.iter().enumerate() {
         let started = Instant::now();
-        match hooks.start(spec.command(), spec.stdin.clone()) {
+        match hooks.start(&spec.command(), spec.stdin.clone()) {
             Ok(hook) => {
                 runs.0.insert(hook, HookRun::new(index, started, spec.timeout));
             }
@@ -96,24 +92,12 @@ pub fn run_all(specs: &[ProcessSpec], done: &mut dyn FnMut(usize, RawOutput)) {
     }
 }
 
-/// Starts a process that is not waited for (`async: true` hooks), in a session of its own:
-/// stdout and stderr go nowhere, the event is written to its stdin from a background thread.
-/// Returns that thread, which the caller may join (bounded) before exiting so that the event is
-/// delivered.
+/// Starts a process that is not waited for (`async: true` hooks): stdout and stderr go nowhere,
+/// the event is written to its stdin from a background thread. Returns that thread, which the
+/// caller may join (bounded) before exiting so that the event is delivered.
 pub fn start_detached(spec: &ProcessSpec) -> Result<std::thread::JoinHandle<()>, String> {
-    let mut command = spec.command();
-    command.stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null());
-    platform::own_session(&mut command);
-    let mut child = platform::spawn(&mut command).map_err(|err| format!("cannot start `{}`: {err}", spec.label()))?;
-    let stdin = child.stdin.take();
-    let data = spec.stdin.clone();
-    Ok(std::thread::spawn(move || {
-        if let Some(mut stdin) = stdin {
-            let _ = stdin.write_all(&data);
-        }
-        // The child is reaped by init once hookmux exits; nothing here waits for it.
-        drop(child);
-    }))
+    platform::start_detached(&spec.command(), spec.stdin.clone())
+        .map_err(|err| format!("cannot start `{}`: {err}", spec.label()))
 }
 
 /// The hooks still running, by their platform id.
