@@ -112,3 +112,80 @@ impl Table for ProcTable {
         procargs::environ(&buffer[..size]).any(|pair| pair == entry)
     }
 }
+
+/// Tells when watched children exit: one kqueue with an `EVFILT_PROC`/`NOTE_EXIT` filter per
+/// child, itself polled for reading by the loop (a kqueue is readable while events are pending).
+/// Where it cannot be made or a child cannot be added, that child's exit is looked for on a
+/// backoff.
+pub struct ExitWatch {
+    queue: Option<std::os::fd::OwnedFd>,
+    watched: usize,
+}
+
+impl ExitWatch {
+    pub fn new() -> ExitWatch {
+        use std::os::fd::FromRawFd;
+        // SAFETY: kqueue takes nothing and returns a new descriptor or -1; a kqueue is not
+        // inherited by children.
+        let fd = unsafe { libc::kqueue() };
+        // SAFETY: the descriptor was just made and belongs to nothing else.
+        let queue = (fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) });
+        ExitWatch { queue, watched: 0 }
+    }
+
+    /// Starts watching child `pid`; whether its exit will make one of [`Self::fds`] readable.
+    pub fn add(&mut self, pid: libc::pid_t) -> bool {
+        use std::os::fd::AsRawFd;
+        let Some(queue) = &self.queue else { return false };
+        let Ok(ident) = libc::uintptr_t::try_from(pid) else { return false };
+        let change = libc::kevent {
+            ident,
+            filter: libc::EVFILT_PROC,
+            flags: libc::EV_ADD | libc::EV_ONESHOT,
+            fflags: libc::NOTE_EXIT,
+            data: 0,
+            udata: std::ptr::null_mut(),
+        };
+        // SAFETY: one valid change, no events asked for; the queue is open.
+        let added =
+            unsafe { libc::kevent(queue.as_raw_fd(), &change, 1, std::ptr::null_mut(), 0, std::ptr::null()) } == 0;
+        self.watched += usize::from(added);
+        added
+    }
+
+    /// Stops watching `pid`: its one-shot filter is gone once it fired, and a child is reaped
+    /// only after it exited.
+    pub fn remove(&mut self, _pid: libc::pid_t) {
+        self.watched = self.watched.saturating_sub(1);
+    }
+
+    /// Every descriptor to poll for reading, with the pid it tells about (`None`: any of them).
+    pub fn fds(&self) -> impl Iterator<Item = (std::os::fd::RawFd, Option<libc::pid_t>)> + '_ {
+        use std::os::fd::AsRawFd;
+        self.queue.iter().filter(|_| self.watched > 0).map(|queue| (queue.as_raw_fd(), None))
+    }
+
+    /// After the queue polled readable: the pids whose exits it reported.
+    pub fn exited(&mut self) -> Vec<libc::pid_t> {
+        use std::os::fd::AsRawFd;
+        let Some(queue) = &self.queue else { return Vec::new() };
+        let mut pids = Vec::new();
+        let zero = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        loop {
+            // SAFETY: kevent is plain data; all zeroes is a valid value of it.
+            let mut events: [libc::kevent; 32] = unsafe { std::mem::zeroed() };
+            // SAFETY: room for 32 events, no changes, a zero timeout; the queue is open.
+            let got = unsafe { libc::kevent(queue.as_raw_fd(), std::ptr::null(), 0, events.as_mut_ptr(), 32, &zero) };
+            let Ok(got) = usize::try_from(got) else { return pids };
+            pids.extend(
+                events[..got.min(32)]
+                    .iter()
+                    .filter(|event| event.filter == libc::EVFILT_PROC)
+                    .filter_map(|event| libc::pid_t::try_from(event.ident).ok()),
+            );
+            if got < 32 {
+                return pids;
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! exits found with `waitpid(WNOHANG)`, trees ended with signals. The reasoning is in
 //! [`crate::process`]; this is how Linux and macOS keep it, by the same code.
 
-use super::procs::{self, ProcTable};
+use super::kernel::{self, ExitWatch, ProcTable};
 use super::spawn::{spawn, Output, Spawned};
 use crate::process::{hook_run_mark, spawning, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
 use crate::tree::{self, Proc};
@@ -25,10 +25,15 @@ const CHUNK: usize = 64 * 1024;
 /// are gone always reaches its end within these; one that does not is still being written.
 const READ_NOW_CHUNKS: usize = 64;
 
-/// The first and the longest wait between two looks at whether a running hook has exited (see
-/// the module doc of [`crate::process`]).
+/// The first and the longest wait between two looks at whether a running hook has exited, when
+/// the kernel does not tell ([`ExitWatch`]), and from the moment its pipes end (it is exiting,
+/// and the kernel may be a moment from telling).
 const EXIT_CHECK_FIRST: Duration = Duration::from_millis(1);
 const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
+
+/// The same when the kernel tells: a net under it, in case it does not.
+const EXIT_NET_FIRST: Duration = Duration::from_millis(100);
+const EXIT_NET_MAX: Duration = Duration::from_secs(1);
 
 pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
     let Spawned { mut stdin, .. } = {
@@ -51,6 +56,9 @@ fn spawn_marked(command: &HookCommand<'_>, mark: &OsString) -> io::Result<Spawne
 
 pub struct Hooks {
     hooks: Vec<Option<Hook>>,
+    exits: ExitWatch,
+    /// Whether the kernel is asked to tell of exits (tests also run without).
+    watch_exits: bool,
     chunk: Vec<u8>,
 }
 
@@ -60,6 +68,8 @@ struct Hook {
     stdout: Option<File>,
     stderr: Option<File>,
     exited: bool,
+    /// The kernel tells when it exits.
+    watched: bool,
     next_exit_check: Instant,
     exit_check_every: Duration,
     /// `HOOKMUX_HOOK_RUN=value`, as it reads in an environment.
@@ -125,11 +135,15 @@ fn read_once(pipe: &mut dyn Read, chunk: &mut [u8]) -> Read1 {
     }
 }
 
-/// Which descriptor of which hook a `pollfd` is.
+/// What a `pollfd` is.
 #[derive(Clone, Copy)]
 enum Slot {
-    Stdin,
-    Out(Stream),
+    Stdin(HookId),
+    Out(HookId, Stream),
+    /// Readable once the hook exited.
+    Exit(HookId),
+    /// Readable once any watched hook exited.
+    Exits,
 }
 
 impl Hook {
@@ -174,7 +188,8 @@ impl Hook {
         }
         let code = match exit_status(self.pid) {
             Ok(None) => {
-                self.exit_check_every = (self.exit_check_every * 2).min(EXIT_CHECK_MAX);
+                let most = if self.watched { EXIT_NET_MAX } else { EXIT_CHECK_MAX };
+                self.exit_check_every = (self.exit_check_every * 2).min(most);
                 self.next_exit_check = now + self.exit_check_every;
                 return false;
             }
@@ -193,7 +208,7 @@ impl Hook {
 
 impl Hooks {
     pub fn new() -> Hooks {
-        Hooks { hooks: Vec::new(), chunk: vec![0; CHUNK] }
+        Hooks { hooks: Vec::new(), exits: ExitWatch::new(), watch_exits: true, chunk: vec![0; CHUNK] }
     }
 
     pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
@@ -213,16 +228,18 @@ impl Hooks {
             }
         }
         let mut feed = Feed { pipe: stdin, data: input, written: 0 };
-        let now = Instant::now();
         let feed_over = feed.write();
+        let watched = self.watch_exits && self.exits.add(pid);
+        let every = if watched { EXIT_NET_FIRST } else { EXIT_CHECK_FIRST };
         self.hooks.push(Some(Hook {
             pid,
             stdin: (!feed_over).then_some(feed),
             stdout: Some(stdout),
             stderr: Some(stderr),
             exited: false,
-            next_exit_check: now + EXIT_CHECK_FIRST,
-            exit_check_every: EXIT_CHECK_FIRST,
+            watched,
+            next_exit_check: Instant::now() + every,
+            exit_check_every: every,
             mark: entry,
             known: BTreeSet::new(),
         }));
@@ -264,7 +281,7 @@ impl Hooks {
         // Looked for now, whatever the backoff says: what can be told now is told.
         let now = Instant::now();
         hook.next_exit_check = now;
-        hook.check_exit(id, now, sink);
+        self.check_exit(id, now, sink);
     }
 
     pub fn end(&mut self, id: HookId, how: Ending) {
@@ -277,7 +294,7 @@ impl Hooks {
         let mut known = std::mem::take(&mut hook.known);
         if !hook.exited {
             // Not reaped yet, so the pid is still the hook's.
-            known.extend(procs::running(group));
+            known.extend(kernel::running(group));
         }
         let own = std::process::id() as i32;
         hook.known = tree::of_hook(&ProcTable::read(), &hook.mark, own, &known);
@@ -289,8 +306,10 @@ impl Hooks {
     }
 
     pub fn release(&mut self, id: HookId) {
-        if let Some(slot) = self.hooks.get_mut(id.0) {
-            *slot = None;
+        if let Some(hook) = self.hooks.get_mut(id.0).and_then(Option::take) {
+            if hook.watched {
+                self.exits.remove(hook.pid);
+            }
         }
     }
 
@@ -302,58 +321,99 @@ impl Hooks {
     fn check_exits(&mut self, sink: &mut dyn FnMut(Event<'_>)) -> bool {
         let now = Instant::now();
         let mut reported = false;
-        for (index, hook) in self.hooks.iter_mut().enumerate() {
-            if let Some(hook) = hook {
-                reported |= hook.check_exit(HookId(index), now, sink);
-            }
+        for index in 0..self.hooks.len() {
+            reported |= self.check_exit(HookId(index), now, sink);
         }
         reported
     }
 
+    /// Looks for `hook`'s exit if the look is due; whether it was reported.
+    fn check_exit(&mut self, id: HookId, now: Instant, sink: &mut dyn FnMut(Event<'_>)) -> bool {
+        let Some(Some(hook)) = self.hooks.get_mut(id.0) else { return false };
+        if !hook.check_exit(id, now, sink) {
+            return false;
+        }
+        if std::mem::take(&mut hook.watched) {
+            self.exits.remove(hook.pid);
+        }
+        true
+    }
+
     /// Every descriptor to watch: stdin while something is left to write, each output pipe until
-    /// its end.
-    fn poll_set(&self) -> (Vec<libc::pollfd>, Vec<(HookId, Slot)>) {
+    /// its end, and what tells of exits.
+    fn poll_set(&self) -> (Vec<libc::pollfd>, Vec<Slot>) {
         let mut fds = Vec::new();
         let mut slots = Vec::new();
+        let mut watch = |fd: RawFd, events: libc::c_short, slot: Slot| {
+            fds.push(libc::pollfd { fd, events, revents: 0 });
+            slots.push(slot);
+        };
         for (id, hook) in self.live() {
-            let mut watch = |fd: RawFd, events: libc::c_short, slot: Slot| {
-                fds.push(libc::pollfd { fd, events, revents: 0 });
-                slots.push((id, slot));
-            };
             if let Some(feed) = &hook.stdin {
-                watch(feed.pipe.as_raw_fd(), libc::POLLOUT, Slot::Stdin);
+                watch(feed.pipe.as_raw_fd(), libc::POLLOUT, Slot::Stdin(id));
             }
             if let Some(pipe) = &hook.stdout {
-                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(Stream::Stdout));
+                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(id, Stream::Stdout));
             }
             if let Some(pipe) = &hook.stderr {
-                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(Stream::Stderr));
+                watch(pipe.as_raw_fd(), libc::POLLIN, Slot::Out(id, Stream::Stderr));
+            }
+        }
+        let hooks: std::collections::HashMap<libc::pid_t, HookId> =
+            self.live().filter(|(_, hook)| hook.watched).map(|(id, hook)| (hook.pid, id)).collect();
+        for (fd, pid) in self.exits.fds() {
+            match pid {
+                Some(pid) => {
+                    if let Some(id) = hooks.get(&pid) {
+                        watch(fd, libc::POLLIN, Slot::Exit(*id));
+                    }
+                }
+                None => watch(fd, libc::POLLIN, Slot::Exits),
             }
         }
         (fds, slots)
     }
 
-    /// Reads once from every ready output pipe and writes to every ready stdin; whether anything
-    /// was reported. Any readiness counts, hang-up and error included: the read tells which.
-    fn serve(&mut self, fds: &[libc::pollfd], slots: &[(HookId, Slot)], sink: &mut dyn FnMut(Event<'_>)) -> bool {
+    /// Reads once from every ready output pipe, writes to every ready stdin, and makes the look
+    /// for an exit due where one was told; whether anything was reported. Any readiness counts,
+    /// hang-up and error included: the read tells which.
+    fn serve(&mut self, fds: &[libc::pollfd], slots: &[Slot], sink: &mut dyn FnMut(Event<'_>)) -> bool {
         let mut reported = false;
-        for (fd, &(id, slot)) in fds.iter().zip(slots) {
+        for (fd, &slot) in fds.iter().zip(slots) {
             if fd.revents == 0 {
                 continue;
             }
-            let Some(Some(hook)) = self.hooks.get_mut(id.0) else { continue };
             match slot {
-                Slot::Stdin => {
+                Slot::Stdin(id) => {
+                    let Some(Some(hook)) = self.hooks.get_mut(id.0) else { continue };
                     if hook.stdin.as_mut().is_some_and(Feed::write) {
                         hook.stdin = None;
                     }
                 }
-                Slot::Out(stream) => {
+                Slot::Out(id, stream) => {
+                    let Some(Some(hook)) = self.hooks.get_mut(id.0) else { continue };
                     reported |= !matches!(hook.read(id, stream, &mut self.chunk, sink), Read1::Empty);
+                }
+                Slot::Exit(id) => self.look_now(id),
+                Slot::Exits => {
+                    let pids = self.exits.exited();
+                    let now = Instant::now();
+                    for hook in self.hooks.iter_mut().flatten() {
+                        if pids.contains(&hook.pid) {
+                            hook.next_exit_check = now;
+                        }
+                    }
                 }
             }
         }
         reported
+    }
+
+    /// Makes the next look for `hook`'s exit due now.
+    fn look_now(&mut self, hook: HookId) {
+        if let Some(Some(hook)) = self.hooks.get_mut(hook.0) {
+            hook.next_exit_check = Instant::now();
+        }
     }
 }
 
@@ -396,7 +456,7 @@ fn poll_millis(wake: Option<Instant>) -> libc::c_int {
 /// signal gives ESRCH, ignored; its pid cannot be reused before its parent has reaped it, a moment
 /// the look would have had to miss entirely.
 fn signal_if_running(proc: Proc, signal: libc::c_int) {
-    if procs::running(proc.pid) == Some(proc) {
+    if kernel::running(proc.pid) == Some(proc) {
         // SAFETY: kill only sends a signal, to the process identified just above.
         unsafe {
             libc::kill(proc.pid, signal);

@@ -30,6 +30,9 @@ const POSIX_SPAWN_SETSID: libc::c_short = libc::POSIX_SPAWN_SETSID as libc::c_sh
 
 #[cfg(test)]
 thread_local! {
+    /// Makes a test's spawns take the way of a C library without `posix_spawn` in a session.
+    pub static FORK_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+
     /// How long a test's spawns wait between making the pipes and starting the child, to widen
     /// the moment when another fork could copy them.
     pub static HOLD_PIPES: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
@@ -56,6 +59,56 @@ pub struct Spawned {
 /// rest. The caller holds the spawn lock: the pipes are made and the child's ends closed again
 /// within it.
 pub fn spawn(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
+    match spawn_without_copy(command, output)? {
+        Some(spawned) => Ok(spawned),
+        None => spawn_by_fork(command, output),
+    }
+}
+
+/// Where the C library cannot start a child in a session of its own without a fork (glibc before
+/// 2.26 has no `POSIX_SPAWN_SETSID`, before 2.29 no `addchdir_np`; the binary built for glibc
+/// 2.17 runs there too): std's `fork`, `setsid` in the child, then the program.
+fn spawn_by_fork(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(command.program);
+    child.args(command.args).env_clear().envs(command.env.iter().map(|(k, v)| (k, v))).current_dir(command.cwd);
+    child.stdin(Stdio::piped());
+    let (stdout, stderr) = match output {
+        Output::Piped => (Stdio::piped(), Stdio::piped()),
+        Output::Null => (Stdio::null(), Stdio::null()),
+    };
+    child.stdout(stdout).stderr(stderr);
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        child.pre_exec(|| {
+            if libc::setsid() == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = child.spawn()?;
+    let pid = libc::pid_t::try_from(child.id()).map_err(io::Error::other)?;
+    let stdin = child.stdin.take().map(|pipe| File::from(OwnedFd::from(pipe)));
+    let Some(stdin) = stdin else { return Err(io::Error::other("the child's stdin was not made")) };
+    // The child is reaped by its pid, not through std.
+    Ok(Spawned {
+        pid,
+        stdin,
+        stdout: child.stdout.take().map(|pipe| File::from(OwnedFd::from(pipe))),
+        stderr: child.stderr.take().map(|pipe| File::from(OwnedFd::from(pipe))),
+    })
+}
+
+/// `posix_spawn` in a session of its own, or `None` where the C library cannot.
+fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<Option<Spawned>> {
+    let Some(addchdir) = addchdir() else { return Ok(None) };
+    let Some(attributes) = Attributes::new() else { return Ok(None) };
+    #[cfg(test)]
+    if FORK_ONLY.get() {
+        return Ok(None);
+    }
     let program = resolve(command)?;
     let mut argv = vec![cstring(command.program.as_bytes())?];
     for arg in command.args {
@@ -89,8 +142,7 @@ pub fn spawn(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
             actions.dev_null(2)?;
         }
     }
-    actions.chdir(&cwd)?;
-    let attributes = Attributes::new()?;
+    actions.chdir(addchdir, &cwd)?;
 
     let pid = match posix_spawn(&program, &actions, &attributes, &argv, &envp) {
         Err(err) if err.raw_os_error() == Some(libc::ENOEXEC) => {
@@ -104,12 +156,38 @@ pub fn spawn(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
     // The child runs its own program now: its copies of the pipes are its own, and hookmux's
     // copies of the child's ends are closed here, within the spawn lock.
     drop(stdin_theirs);
-    Ok(Spawned {
+    Ok(Some(Spawned {
         pid,
         stdin: File::from(stdin_ours),
         stdout: stdout.map(|(ours, _theirs)| File::from(ours)),
         stderr: stderr.map(|(ours, _theirs)| File::from(ours)),
-    })
+    }))
+}
+
+type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const libc::c_char) -> libc::c_int;
+
+/// `posix_spawn_file_actions_addchdir_np` where the C library has it: glibc from 2.29, looked up
+/// when first needed so that the binary built for older glibc still starts.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn addchdir() -> Option<AddChdir> {
+    static FOUND: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let address = *FOUND.get_or_init(|| {
+        // SAFETY: dlsym reads a NUL-terminated name and returns an address or null.
+        unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"posix_spawn_file_actions_addchdir_np".as_ptr()) as usize }
+    });
+    // SAFETY: the symbol glibc exports under this name has this signature.
+    (address != 0).then(|| unsafe { std::mem::transmute::<usize, AddChdir>(address) })
+}
+
+/// macOS has had it since 10.15, musl since 1.1.24.
+#[cfg(any(target_os = "macos", all(target_os = "linux", target_env = "musl")))]
+fn addchdir() -> Option<AddChdir> {
+    Some(libc::posix_spawn_file_actions_addchdir_np)
+}
+
+#[cfg(not(any(target_os = "macos", target_os = "linux")))]
+fn addchdir() -> Option<AddChdir> {
+    None
 }
 
 fn cstring(bytes: &[u8]) -> io::Result<CString> {
@@ -224,9 +302,9 @@ impl FileActions {
         })
     }
 
-    fn chdir(&mut self, folder: &CString) -> io::Result<()> {
+    fn chdir(&mut self, addchdir: AddChdir, folder: &CString) -> io::Result<()> {
         // SAFETY: the actions are initialised; the path is copied by the call.
-        check(unsafe { libc::posix_spawn_file_actions_addchdir_np(&mut self.0, folder.as_ptr()) })
+        check(unsafe { addchdir(&mut self.0, folder.as_ptr()) })
     }
 }
 
@@ -241,25 +319,29 @@ struct Attributes(libc::posix_spawnattr_t);
 
 impl Attributes {
     /// A session of its own, an empty signal mask, SIGPIPE at its default (Rust ignores it in
-    /// hookmux; a hook's `yes | head` must end as it does everywhere else).
-    fn new() -> io::Result<Attributes> {
+    /// hookmux; a hook's `yes | head` must end as it does everywhere else). `None` where the C
+    /// library refuses any of it (glibc before 2.26 does not know `POSIX_SPAWN_SETSID`).
+    fn new() -> Option<Attributes> {
         let mut attributes = MaybeUninit::uninit();
         // SAFETY: init fills the value in on success, after which it is used.
-        check(unsafe { libc::posix_spawnattr_init(attributes.as_mut_ptr()) })?;
+        check(unsafe { libc::posix_spawnattr_init(attributes.as_mut_ptr()) }).ok()?;
         let mut attributes = Attributes(unsafe { attributes.assume_init() });
-        // SAFETY: sigset_t is plain data; sigemptyset initialises it before use.
+        // SAFETY: sigset_t is plain data; sigemptyset initialises it before use; the attributes
+        // are initialised.
         let mut signals: libc::sigset_t = unsafe { std::mem::zeroed() };
-        unsafe {
+        let flags = POSIX_SPAWN_SETSID
+            | libc::POSIX_SPAWN_SETSIGMASK as libc::c_short
+            | libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
+        let set = unsafe {
             libc::sigemptyset(&mut signals);
-            check(libc::posix_spawnattr_setsigmask(&mut attributes.0, &signals))?;
-            libc::sigaddset(&mut signals, libc::SIGPIPE);
-            check(libc::posix_spawnattr_setsigdefault(&mut attributes.0, &signals))?;
-            let flags = POSIX_SPAWN_SETSID
-                | libc::POSIX_SPAWN_SETSIGMASK as libc::c_short
-                | libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
-            check(libc::posix_spawnattr_setflags(&mut attributes.0, flags))?;
-        }
-        Ok(attributes)
+            check(libc::posix_spawnattr_setsigmask(&mut attributes.0, &signals))
+                .and_then(|()| {
+                    libc::sigaddset(&mut signals, libc::SIGPIPE);
+                    check(libc::posix_spawnattr_setsigdefault(&mut attributes.0, &signals))
+                })
+                .and_then(|()| check(libc::posix_spawnattr_setflags(&mut attributes.0, flags)))
+        };
+        set.ok().map(|()| attributes)
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::tree::Table;
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A shell script to start as a hook.
@@ -25,6 +26,19 @@ impl Script {
     fn command(&self) -> HookCommand<'_> {
         HookCommand { program: "/bin/sh".as_ref(), args: &self.args, env: &self.env, cwd: &self.cwd }
     }
+}
+
+/// Runs `test` in every way this system has of starting and watching hooks: told of exits by the
+/// kernel or looking for them on a backoff (as where the kernel cannot tell), started by
+/// `posix_spawn` or by a fork (as where the C library cannot start a child in a session).
+fn each_way(test: impl Fn(Hooks)) {
+    for (told, fork) in [(true, false), (false, false), (true, true)] {
+        super::super::spawn::FORK_ONLY.set(fork);
+        let mut hooks = Hooks::new();
+        hooks.watch_exits = told;
+        test(hooks);
+    }
+    super::super::spawn::FORK_ONLY.set(false);
 }
 
 fn start(hooks: &mut Hooks, script: &str, stdin: Arc<[u8]>) -> HookId {
@@ -81,7 +95,7 @@ fn pid_in(text: &[u8]) -> i32 {
 /// Waits up to 10 s for `pid` to stop running; whether it did.
 fn gone(pid: i32) -> bool {
     let limit = Instant::now() + Duration::from_secs(10);
-    while procs::running(pid).is_some() {
+    while kernel::running(pid).is_some() {
         if Instant::now() > limit {
             // SAFETY: only signals a process the test started.
             unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -94,88 +108,101 @@ fn gone(pid: i32) -> bool {
 
 #[test]
 fn output_is_read_to_its_end_and_the_exit_is_seen() {
-    let mut hooks = Hooks::new();
-    start(&mut hooks, "printf out; printf err >&2; exit 3", input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
-    assert_eq!(seen.stdout, b"out");
-    assert_eq!(seen.stderr, b"err");
-    assert_eq!(seen.exited, Some(Some(3)));
+    each_way(|mut hooks| {
+        start(&mut hooks, "printf out; printf err >&2; exit 3", input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
+        assert_eq!(seen.stdout, b"out");
+        assert_eq!(seen.stderr, b"err");
+        assert_eq!(seen.exited, Some(Some(3)));
+    });
 }
 
 #[test]
 fn a_pipe_held_by_a_background_child_ends_only_when_the_child_lets_go() {
-    let mut hooks = Hooks::new();
-    let hook = start(&mut hooks, "sleep 30 & echo $! >&2; exec 2>&-; printf context", input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.exited.is_some() && !seen.stderr.is_empty());
-    assert_eq!(seen.exited, Some(Some(0)), "the exit is seen while the child holds stdout");
-    // Whatever the loop had not read yet, the pipe itself says it is still held.
-    hooks.read_now(hook, &mut |event| seen.take(event));
-    assert_eq!(seen.stdout, b"context");
-    assert!(!seen.ended.contains(&Stream::Stdout), "the child still holds stdout: {seen:?}");
-    let child = pid_in(&seen.stderr);
-    // SAFETY: only signals the child this test's hook started.
-    unsafe { libc::kill(child, libc::SIGKILL) };
-    watch(&mut hooks, &mut seen, Seen::all_ended);
-    assert!(seen.ended.contains(&Stream::Stdout), "the last writer is gone: the pipe ended");
+    each_way(|mut hooks| {
+        let hook = start(&mut hooks, "sleep 30 & echo $! >&2; exec 2>&-; printf context", input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.exited.is_some() && !seen.stderr.is_empty());
+        assert_eq!(seen.exited, Some(Some(0)), "the exit is seen while the child holds stdout");
+        // Whatever the loop had not read yet, the pipe itself says it is still held.
+        hooks.read_now(hook, &mut |event| seen.take(event));
+        assert_eq!(seen.stdout, b"context");
+        assert!(!seen.ended.contains(&Stream::Stdout), "the child still holds stdout: {seen:?}");
+        let child = pid_in(&seen.stderr);
+        // SAFETY: only signals the child this test's hook started.
+        unsafe { libc::kill(child, libc::SIGKILL) };
+        watch(&mut hooks, &mut seen, Seen::all_ended);
+        assert!(seen.ended.contains(&Stream::Stdout), "the last writer is gone: the pipe ended");
+    });
 }
 
 #[test]
 fn pipes_closed_early_end_before_the_hook_exits() {
-    let mut hooks = Hooks::new();
-    start(&mut hooks, "exec >/dev/null 2>&1; sleep 0.2; exit 4", input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.exited.is_some());
-    assert!(seen.all_ended() && seen.ended_after_exit.is_empty(), "{seen:?}");
-    assert_eq!(seen.exited, Some(Some(4)));
+    each_way(|mut hooks| {
+        start(&mut hooks, "exec >/dev/null 2>&1; sleep 0.2; exit 4", input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.exited.is_some());
+        assert!(seen.all_ended() && seen.ended_after_exit.is_empty(), "{seen:?}");
+        assert_eq!(seen.exited, Some(Some(4)));
+    });
 }
 
 #[test]
 fn read_now_alone_takes_the_output_its_end_and_the_exit() {
-    let mut hooks = Hooks::new();
-    let hook = start(&mut hooks, "printf abc; printf def >&2", input(b"{}"));
-    let limit = Instant::now() + Duration::from_secs(30);
-    let mut seen = Seen::default();
-    while !(seen.all_ended() && seen.exited.is_some()) && Instant::now() < limit {
-        std::thread::sleep(Duration::from_millis(20));
-        hooks.read_now(hook, &mut |event| seen.take(event));
-    }
-    assert_eq!((seen.stdout.as_slice(), seen.stderr.as_slice()), (&b"abc"[..], &b"def"[..]));
-    assert!(seen.all_ended() && seen.exited == Some(Some(0)), "{seen:?}");
+    each_way(|mut hooks| {
+        let hook = start(&mut hooks, "printf abc; printf def >&2", input(b"{}"));
+        let limit = Instant::now() + Duration::from_secs(30);
+        let mut seen = Seen::default();
+        while !(seen.all_ended() && seen.exited.is_some()) && Instant::now() < limit {
+            std::thread::sleep(Duration::from_millis(20));
+            hooks.read_now(hook, &mut |event| seen.take(event));
+        }
+        assert_eq!((seen.stdout.as_slice(), seen.stderr.as_slice()), (&b"abc"[..], &b"def"[..]));
+        assert!(seen.all_ended() && seen.exited == Some(Some(0)), "{seen:?}");
+    });
 }
 
 #[test]
 fn stdin_larger_than_a_pipe_is_written_whole_and_closed() {
-    let mut hooks = Hooks::new();
-    start(&mut hooks, "wc -c", Arc::from(vec![b'x'; 1 << 20]));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
-    assert_eq!(String::from_utf8_lossy(&seen.stdout).trim(), "1048576");
+    each_way(|mut hooks| {
+        start(&mut hooks, "wc -c", Arc::from(vec![b'x'; 1 << 20]));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
+        assert_eq!(String::from_utf8_lossy(&seen.stdout).trim(), "1048576");
+    });
 }
 
 #[test]
 fn a_hook_that_never_reads_its_stdin_is_not_held_up_by_it() {
-    let mut hooks = Hooks::new();
-    start(&mut hooks, "exit 0", Arc::from(vec![b'x'; 1 << 20]));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
-    assert_eq!(seen.exited, Some(Some(0)));
+    each_way(|mut hooks| {
+        start(&mut hooks, "exit 0", Arc::from(vec![b'x'; 1 << 20]));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
+        assert_eq!(seen.exited, Some(Some(0)));
+    });
 }
 
 #[test]
-fn hooks_run_in_a_session_of_their_own_with_their_mark() {
-    let mut hooks = Hooks::new();
-    let script =
-        format!("ps -o sess= -p $$ 2>/dev/null || cut -d' ' -f6 /proc/$$/stat; echo $$; printf %s \"${HOOK_RUN}\"");
-    start(&mut hooks, &script, input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
-    let text = String::from_utf8_lossy(&seen.stdout).into_owned();
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    assert_eq!(lines.len(), 3, "{text:?}");
-    assert_eq!(lines[0], lines[1], "the hook leads its own session");
-    assert!(lines[2].starts_with(&format!("{}-", std::process::id())), "{text:?}");
+fn hooks_run_in_a_session_of_their_own_with_their_mark_and_their_folder() {
+    each_way(|mut hooks| {
+        let script = format!("echo $$; printf '%s\\n' \"${HOOK_RUN}\"; pwd; exec sleep 30");
+        let hook = start(&mut hooks, &script, input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.stdout.iter().filter(|byte| **byte == b'\n').count() >= 3);
+        let text = String::from_utf8_lossy(&seen.stdout).into_owned();
+        let lines: Vec<&str> = text.lines().collect();
+        let pid: libc::pid_t = lines[0].parse().expect("a pid");
+        // SAFETY: getsid only reads which session a process is in.
+        assert_eq!(unsafe { libc::getsid(pid) }, pid, "the hook leads a session of its own");
+        // SAFETY: getpgid only reads which group a process is in.
+        assert_eq!(unsafe { libc::getpgid(pid) }, pid, "and a process group of its own");
+        assert!(lines[1].starts_with(&format!("{}-", std::process::id())), "{text:?}");
+        let folder = std::env::temp_dir().canonicalize().expect("the temporary folder");
+        assert_eq!(Path::new(lines[2]).canonicalize().ok(), Some(folder), "{text:?}");
+        hooks.end(hook, Ending::Force);
+        watch(&mut hooks, &mut seen, |seen| seen.exited.is_some());
+    });
 }
 
 #[test]
@@ -190,46 +217,48 @@ const LEAVE_GROUP: &str = "perl -e 'use POSIX; POSIX::setsid(); exec @ARGV'";
 
 #[test]
 fn end_reaches_the_group_the_children_that_left_it_and_those_below_no_hook() {
-    let mut hooks = Hooks::new();
-    // `escaped` left the group; `daemon` left it and its parent exited (a double fork: below no
-    // hook, found by the mark); `stubborn` ignores SIGTERM.
-    let script = format!(
-        "{LEAVE_GROUP} sh -c 'echo escaped $$ >&2; exec sleep 300' >/dev/null & \
-         ({LEAVE_GROUP} sh -c 'echo daemon $$ >&2; exec sleep 300' >/dev/null &); \
-         sh -c 'trap \"\" TERM; echo stubborn $$ >&2; while :; do sleep 1; done' >/dev/null & \
-         sleep 300"
-    );
-    let hook = start(&mut hooks, &script, input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| String::from_utf8_lossy(&seen.stderr).lines().count() >= 3);
-    let pids: Vec<(String, i32)> = String::from_utf8_lossy(&seen.stderr)
-        .lines()
-        .map(|line| {
-            let (name, pid) = line.split_once(' ').expect("name pid");
-            (name.to_string(), pid.trim().parse().expect("a pid"))
-        })
-        .collect();
-    assert_eq!(pids.len(), 3, "{pids:?}");
-    hooks.end(hook, Ending::Ask);
-    watch(&mut hooks, &mut seen, |seen| seen.exited.is_some());
-    assert_eq!(seen.exited, Some(None), "SIGTERM ended the hook");
-    hooks.end(hook, Ending::Force);
-    for (name, pid) in pids {
-        assert!(gone(pid), "{name} ({pid}) outlived the end of its hook");
-    }
+    each_way(|mut hooks| {
+        // `escaped` left the group; `daemon` left it and its parent exited (a double fork: below no
+        // hook, found by the mark); `stubborn` ignores SIGTERM.
+        let script = format!(
+            "{LEAVE_GROUP} sh -c 'echo escaped $$ >&2; exec sleep 300' >/dev/null & \
+             ({LEAVE_GROUP} sh -c 'echo daemon $$ >&2; exec sleep 300' >/dev/null &); \
+             sh -c 'trap \"\" TERM; echo stubborn $$ >&2; while :; do sleep 1; done' >/dev/null & \
+             sleep 300"
+        );
+        let hook = start(&mut hooks, &script, input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| String::from_utf8_lossy(&seen.stderr).lines().count() >= 3);
+        let pids: Vec<(String, i32)> = String::from_utf8_lossy(&seen.stderr)
+            .lines()
+            .map(|line| {
+                let (name, pid) = line.split_once(' ').expect("name pid");
+                (name.to_string(), pid.trim().parse().expect("a pid"))
+            })
+            .collect();
+        assert_eq!(pids.len(), 3, "{pids:?}");
+        hooks.end(hook, Ending::Ask);
+        watch(&mut hooks, &mut seen, |seen| seen.exited.is_some());
+        assert_eq!(seen.exited, Some(None), "SIGTERM ended the hook");
+        hooks.end(hook, Ending::Force);
+        for (name, pid) in pids {
+            assert!(gone(pid), "{name} ({pid}) outlived the end of its hook");
+        }
+    });
 }
 
 #[test]
 fn a_hook_that_exits_is_not_signalled_nor_what_it_left() {
-    let mut hooks = Hooks::new();
-    start(&mut hooks, "sleep 300 >/dev/null 2>&1 & echo $!", input(b"{}"));
-    let mut seen = Seen::default();
-    watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
-    let child = pid_in(&seen.stdout);
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(procs::running(child).is_some(), "the background child runs on");
-    // SAFETY: only signals the child this test's hook started.
-    unsafe { libc::kill(child, libc::SIGKILL) };
+    each_way(|mut hooks| {
+        start(&mut hooks, "sleep 300 >/dev/null 2>&1 & echo $!", input(b"{}"));
+        let mut seen = Seen::default();
+        watch(&mut hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
+        let child = pid_in(&seen.stdout);
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(kernel::running(child).is_some(), "the background child runs on");
+        // SAFETY: only signals the child this test's hook started.
+        unsafe { libc::kill(child, libc::SIGKILL) };
+    });
 }
 
 #[test]
@@ -245,7 +274,7 @@ fn the_process_table_shows_parents_start_times_and_environments() {
     let stdout = child.stdout.take().expect("piped");
     std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).expect("a pid");
     let sleeper: i32 = line.trim().parse().expect("a pid");
-    let shell = procs::running(child.id() as i32).expect("the shell runs");
+    let shell = kernel::running(child.id() as i32).expect("the shell runs");
     let table = ProcTable::read();
     let found: Vec<i32> = tree::below(&table, &BTreeSet::from([shell])).iter().map(|proc| proc.pid).collect();
     assert!(found.contains(&shell.pid) && found.contains(&sleeper), "{found:?}");
@@ -253,7 +282,7 @@ fn the_process_table_shows_parents_start_times_and_environments() {
         tree::carrying(&table, mark.as_bytes(), std::process::id() as i32).iter().map(|proc| proc.pid).collect();
     assert!(marked.contains(&shell.pid) && marked.contains(&sleeper), "{marked:?}");
     assert!(!table.environ_holds(shell.pid, b"HOOKMUX_TEST_MARK=another"));
-    assert_eq!(procs::running(shell.pid), Some(shell), "the same start time at every look");
+    assert_eq!(kernel::running(shell.pid), Some(shell), "the same start time at every look");
     // SAFETY: only signals the processes this test started.
     unsafe {
         libc::kill(sleeper, libc::SIGKILL);
@@ -261,7 +290,7 @@ fn the_process_table_shows_parents_start_times_and_environments() {
     }
     let _ = child.wait();
     assert!(gone(sleeper));
-    assert_eq!(procs::running(shell.pid), None, "a reaped process is not running");
+    assert_eq!(kernel::running(shell.pid), None, "a reaped process is not running");
 }
 
 /// While a hook's pipes are being made, other threads start processes whose children take long
@@ -312,4 +341,55 @@ fn no_other_spawn_holds_a_hooks_pipe() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     spawners.into_iter().for_each(|spawner| spawner.join().expect("join"));
     assert!(held.is_empty(), "a pipe was still held once its hook had exited: {held:?}");
+}
+
+/// An executable file in `folder`.
+fn program(folder: &Path, name: &str, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = folder.join(name);
+    std::fs::write(&path, text).expect("write");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    path
+}
+
+/// Starts `program` with `PATH` as the hook's, and returns what it printed and its exit.
+fn run_program(hooks: &mut Hooks, program: &OsStr, path: &Path) -> io::Result<Seen> {
+    let env = vec![(OsString::from("PATH"), path.as_os_str().to_owned())];
+    let command = HookCommand { program, args: &[], env: &env, cwd: path };
+    hooks.start(&command, input(b"{}"))?;
+    let mut seen = Seen::default();
+    watch(hooks, &mut seen, |seen| seen.all_ended() && seen.exited.is_some());
+    Ok(seen)
+}
+
+#[test]
+fn a_program_is_looked_up_in_the_hooks_own_path() {
+    each_way(|mut hooks| {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        program(folder.path(), "hookmux-test-tool", "#!/bin/sh\necho found \"$0\"\n");
+        let seen = run_program(&mut hooks, OsStr::new("hookmux-test-tool"), folder.path()).expect("found in PATH");
+        let text = String::from_utf8_lossy(&seen.stdout).into_owned();
+        assert!(text.starts_with("found ") && text.trim_end().ends_with("hookmux-test-tool"), "{text:?}");
+    });
+}
+
+#[test]
+fn a_program_without_a_shebang_runs_through_the_shell() {
+    each_way(|mut hooks| {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        let path = program(folder.path(), "plain", "echo plain script\n");
+        let seen = run_program(&mut hooks, path.as_os_str(), folder.path()).expect("runs through sh");
+        assert_eq!(seen.stdout, b"plain script\n");
+    });
+}
+
+#[test]
+fn a_missing_program_is_an_error_that_says_so() {
+    each_way(|mut hooks| {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        let err = run_program(&mut hooks, OsStr::new("hookmux-no-such-tool"), folder.path()).expect_err("not found");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+        let err = run_program(&mut hooks, folder.path().join("none").as_os_str(), folder.path()).expect_err("no file");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+    });
 }
