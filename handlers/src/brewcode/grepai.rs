@@ -173,7 +173,7 @@ fn pgrep(needle: &str, path: Option<&str>) -> bool {
     if let Some(path) = path {
         command.env("PATH", path);
     }
-    let Ok(mut child) = command.spawn() else { return false };
+    let Ok(mut child) = hookmux_platform::process::spawn(&mut command) else { return false };
     use wait_timeout::ChildExt;
     if !matches!(child.wait_timeout(Duration::from_secs(1)), Ok(Some(_))) {
         let _ = child.kill();
@@ -231,7 +231,7 @@ pub fn spawn_watch(cwd: &Path, logs_dir: &str, env: &hookmux_sdk::Env) -> Result
         .stderr(Stdio::null())
         .process_group(0);
     // The child is not waited for: it outlives the hook, as `child.unref()` lets it.
-    command.spawn().map(drop)
+    hookmux_platform::process::spawn(&mut command).map(drop)
 }
 
 #[cfg(test)]

@@ -21,10 +21,55 @@ fn a_hook_that_exits_normally_is_never_unterminated() {
 
 #[test]
 fn a_hook_leaving_a_child_on_stdout_is_unterminated() {
-    let raw = run(&shell("sleep 30 & echo $! >&2; printf context"));
+    // The child holds stdout for longer than the quiet window, then goes on its own.
+    let raw = run(&shell("sleep 2 & printf context"));
     assert!(raw.unterminated);
     assert_eq!(raw.stdout, b"context");
-    let pid: libc::pid_t = raw.stderr_text().trim().parse().expect("the child's pid");
-    // SAFETY: only signals the child this test started.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+}
+
+#[test]
+fn a_child_that_lets_go_within_the_window_leaves_the_output_whole() {
+    let raw = run(&shell("(sleep 0.1; printf ' late') & printf early"));
+    assert!(!raw.unterminated, "the last writer let go within the window");
+    assert_eq!(raw.stdout, b"early late");
+}
+
+#[test]
+fn every_hook_of_many_gets_its_own_result() {
+    let specs: Vec<ProcessSpec> =
+        (0..40).map(|i| shell(&format!("cat >/dev/null; printf {i}; echo e{i} >&2; exit {}", i % 3))).collect();
+    let mut results: Vec<Option<RawOutput>> = vec![None; specs.len()];
+    run_all(&specs, &mut |at, raw| results[at] = Some(raw));
+    for (i, raw) in results.into_iter().enumerate() {
+        let raw = raw.expect("a result for every hook");
+        assert_eq!((raw.stdout_text(), raw.stderr_text()), (i.to_string(), format!("e{i}\n")));
+        assert_eq!(raw.exit_code, Some((i % 3) as i32));
+        assert!(!raw.unterminated && !raw.timed_out);
+    }
+}
+
+#[test]
+fn output_past_the_cap_is_counted_not_kept() {
+    let raw = run(&shell("head -c 3145728 /dev/zero"));
+    assert_eq!(raw.stdout.len(), CAPTURE_CAP);
+    assert_eq!(raw.stdout_dropped, (3 << 20) - CAPTURE_CAP as u64);
+}
+
+#[test]
+fn a_hook_past_its_timeout_is_ended_and_what_it_said_on_its_way_out_is_kept() {
+    let mut spec = shell("trap 'echo bye; exit 0' TERM; echo started; while :; do sleep 0.05; done");
+    spec.timeout = Duration::from_millis(300);
+    let raw = run(&spec);
+    assert!(raw.timed_out && !raw.unterminated);
+    assert_eq!(raw.exit_code, Some(0), "it ended itself on SIGTERM, within the grace");
+    assert_eq!(raw.stdout_text(), "started\nbye\n");
+}
+
+#[test]
+fn a_hook_that_cannot_start_fails_with_its_name() {
+    let mut spec = shell("");
+    spec.program = "hookmux-no-such-program".into();
+    let raw = run(&spec);
+    assert_eq!(raw.exit_code, Some(1));
+    assert!(raw.stderr_text().starts_with("cannot start `hookmux-no-such-program`"), "{}", raw.stderr_text());
 }
