@@ -109,7 +109,8 @@ impl Table for ProcTable {
     fn environ_holds(&self, pid: i32, entry: &[u8]) -> bool {
         let mut buffer = self.args.borrow_mut();
         let Some(size) = self.read_args(pid, &mut buffer) else { return false };
-        procargs::environ(&buffer[..size]).any(|pair| pair == entry)
+        let holds = procargs::environ(&buffer[..size]).any(|pair| pair == entry);
+        holds
     }
 }
 
