@@ -74,6 +74,7 @@ pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 static SPAWNING: Mutex<()> = Mutex::new(());
 
 /// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
+#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn spawning() -> MutexGuard<'static, ()> {
     SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -85,6 +86,20 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     // std returns once the child runs its program (or failed to), and has closed the parent's
     // copies of the child's pipe ends by then.
     command.spawn()
+}
+
+/// Starts `command` under the spawn lock, detached from hookmux's process group (Unix: a group
+/// of its own; Windows: a new process group), so that a signal to hookmux's group, such as the
+/// host's Ctrl-C, does not reach it. For a helper that outlives the hook that started it.
+pub fn spawn_detached(command: &mut Command) -> io::Result<Child> {
+    sys::detach(command);
+    spawn(command)
+}
+
+/// Whether a process with this pid exists and hookmux may signal it (Unix: `kill(pid, 0)`, so
+/// pid 0 is hookmux's own group; Windows: the process can be opened and has not exited).
+pub fn exists(pid: u32) -> bool {
+    sys::exists(pid)
 }
 
 /// What to start as a hook.

@@ -46,6 +46,18 @@ pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result
     }))
 }
 
+pub fn detach(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+}
+
+pub fn exists(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists and may be
+    // signalled.
+    unsafe { libc::kill(pid, 0) == 0 }
+}
+
 /// Starts `command` with the hook's mark added to its environment.
 fn spawn_marked(command: &HookCommand<'_>, mark: &OsString) -> io::Result<Spawned> {
     let mut env: Vec<(OsString, OsString)> = command.env.iter().filter(|(name, _)| name != HOOK_RUN).cloned().collect();

@@ -1,1 +1,3 @@
 //! Windows: Win32 processes, Job Objects, pipes, locks and reparse points.
+
+pub mod process;

@@ -393,3 +393,20 @@ fn a_missing_program_is_an_error_that_says_so() {
         assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
     });
 }
+
+#[test]
+fn a_detached_helper_leads_a_group_of_its_own_and_exists_until_reaped() {
+    let mut command = Command::new("/bin/sh");
+    command.args(["-c", "read _"]).stdin(Stdio::piped());
+    let mut child = crate::process::spawn_detached(&mut command).unwrap();
+    let pid = child.id();
+    // SAFETY: getpgid only reads the process table.
+    let group = unsafe { libc::getpgid(pid as libc::pid_t) };
+    assert_eq!(group, pid as libc::pid_t, "the helper leads its own group");
+    assert_ne!(group, unsafe { libc::getpgrp() }, "not hookmux's group");
+    assert!(crate::process::exists(pid));
+    drop(child.stdin.take());
+    child.wait().unwrap();
+    assert!(!crate::process::exists(pid), "a reaped pid is gone");
+    assert!(!crate::process::exists(u32::MAX), "a pid no kernel gives");
+}
