@@ -48,7 +48,12 @@
 //!   blocking `ReadFile` (`ERROR_BROKEN_PIPE` is the end) and stdin a writing thread, all
 //!   reporting into one channel that `wait` reads with a deadline; exits through
 //!   `WaitForSingleObject` on process handles; a hook's tree is its Job Object, ended with
-//!   `TerminateJobObject`.
+//!   `TerminateJobObject`. The API asks nothing Windows lacks: [`Hooks::wait`] takes events from
+//!   wherever the OS module gathers them, a pipe's end is reported as an event rather than asked
+//!   of a descriptor, and [`Ending::Ask`] may do nothing. [`spawn_detached`] is
+//!   `CREATE_NEW_PROCESS_GROUP` there (done), [`exists`] `OpenProcess` with `GetExitCodeProcess`
+//!   (not yet: no process is taken for alive). Until then every hook start is refused as
+//!   unsupported (`windows/process.rs`), so no hook runs half-watched.
 //!
 //! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
 //! process that holds a handful of threads, not thousands, which keeps each fork cheap.
