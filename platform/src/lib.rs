@@ -22,8 +22,10 @@ pub mod errno;
 pub mod fs;
 pub mod lock;
 pub mod path;
+pub mod process;
 pub mod program;
 pub mod shell;
+pub mod tree;
 
 #[cfg(unix)]
 mod unix;

@@ -346,15 +346,11 @@ fn find_program(name: &str, search_path: &str) -> bool {
 /// Runs a program with the hook's environment; its stdout, or why it failed (Node's words).
 fn run_with_timeout(env: &Env, cwd: &Path, program: &str, args: &[&str], limit: Duration) -> Result<String, String> {
     use wait_timeout::ChildExt;
-    let mut child = Command::new(program)
-        .args(args)
-        .env_clear()
-        .envs(env.iter())
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+    let mut command = Command::new(program);
+    command.args(args).env_clear().envs(env.iter()).current_dir(cwd);
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    // Through hookmux's spawn lock, so that this child never holds a hook's pipe.
+    let mut child = hookmux_platform::process::spawn(&mut command)
         .map_err(|err| format!("spawnSync {program} {}", errno::code(&err)))?;
     // The answers are a few kilobytes at most: they fit the pipe, so waiting before reading
     // cannot block.

@@ -71,9 +71,8 @@ pub fn pid_file_alive(pid_file: &Path) -> bool {
         return false;
     }
     let Ok(pid) = pid.parse::<i32>() else { return false };
-    // SAFETY: kill with signal 0 sends nothing; it only checks that the process exists and that
-    // we may signal it, which is exactly Node's `process.kill(pid, 0)`.
-    unsafe { libc::kill(pid, 0) == 0 }
+    // Node's `process.kill(pid, 0)`; the digits alone make it non-negative.
+    u32::try_from(pid).is_ok_and(hookmux_platform::process::exists)
 }
 
 /// Command lines of running processes, read once per call and asked several questions.
@@ -173,7 +172,7 @@ fn pgrep(needle: &str, path: Option<&str>) -> bool {
     if let Some(path) = path {
         command.env("PATH", path);
     }
-    let Ok(mut child) = command.spawn() else { return false };
+    let Ok(mut child) = hookmux_platform::process::spawn(&mut command) else { return false };
     use wait_timeout::ChildExt;
     if !matches!(child.wait_timeout(Duration::from_secs(1)), Ok(Some(_))) {
         let _ = child.kill();
@@ -219,7 +218,6 @@ pub fn index_size(bytes: u64) -> IndexSize {
 /// group, with the hook's environment. Like Node's `spawn`, a missing program is reported after
 /// the fact (the caller logs it last), not as a failure to start.
 pub fn spawn_watch(cwd: &Path, logs_dir: &str, env: &hookmux_sdk::Env) -> Result<(), std::io::Error> {
-    use std::os::unix::process::CommandExt;
     let mut command = Command::new("grepai");
     command
         .args(["watch", "--background", "--log-dir", logs_dir])
@@ -228,10 +226,9 @@ pub fn spawn_watch(cwd: &Path, logs_dir: &str, env: &hookmux_sdk::Env) -> Result
         .envs(env.iter())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0);
+        .stderr(Stdio::null());
     // The child is not waited for: it outlives the hook, as `child.unref()` lets it.
-    command.spawn().map(drop)
+    hookmux_platform::process::spawn_detached(&mut command).map(drop)
 }
 
 #[cfg(test)]

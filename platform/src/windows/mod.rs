@@ -8,6 +8,7 @@ pub(crate) mod dirs;
 pub(crate) mod errno;
 pub(crate) mod fs;
 pub(crate) mod lock;
+pub mod process;
 pub(crate) mod program;
 pub(crate) mod security;
 pub(crate) mod shell;

@@ -6,6 +6,5 @@ pub mod http;
 mod output;
 pub mod process;
 pub mod run;
-mod tree;
 
 pub use output::RawOutput;

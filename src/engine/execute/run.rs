@@ -94,13 +94,16 @@ pub enum Ran {
 /// Runs every handler of the plan in parallel; results come back in plan order. Background
 /// writers for detached handlers are returned so the caller can let them finish.
 ///
-/// Each handler gets one thread. A process enforces its own timeout (and kills its group); a
-/// built-in cannot be killed, so the collecting thread stops waiting for it at its deadline and
-/// leaves it to finish on its own: the process exits after answering anyway.
+/// Every command handler of the plan runs on one thread, which starts them all and watches them
+/// together (see [`process`]); every built-in and http handler gets a thread of its own. A
+/// process enforces its own timeout (and is ended with what it started); a built-in cannot be
+/// killed, so the collecting thread stops waiting for it at its deadline and leaves it to finish
+/// on its own: the process exits after answering anyway.
 pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHandle<()>>) {
     let mut results: Vec<Option<Ran>> = (0..plan.handlers.len()).map(|_| None).collect();
     let mut detached = Vec::new();
     let mut deadlines: Vec<(usize, Instant)> = Vec::new();
+    let mut processes: Vec<(usize, ProcessSpec)> = Vec::new();
     let (tx, rx) = mpsc::channel::<(usize, Ran)>();
     let started = Instant::now();
     for (index, planned) in plan.handlers.iter().enumerate() {
@@ -122,7 +125,13 @@ pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHan
                 )));
             }
             _ => {
-                let job = Job::new(planned, cx);
+                let job = match Job::new(planned, cx) {
+                    Job::Process(spec) => {
+                        processes.push((index, spec));
+                        continue;
+                    }
+                    job => job,
+                };
                 if matches!(planned.runner, Runner::Builtin(_)) {
                     deadlines.push((index, started + planned.timeout));
                 }
@@ -131,9 +140,23 @@ pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHan
                     let _ = tx.send((index, job.run()));
                 });
                 if let Err(err) = spawned {
-                    results[index] =
-                        Some(Ran::Finished(RawOutput::failure(format!("hookmux: cannot start a thread: {err}"))));
+                    results[index] = Some(thread_failure(&err));
                 }
+            }
+        }
+    }
+    if !processes.is_empty() {
+        let (indices, specs): (Vec<usize>, Vec<ProcessSpec>) = processes.into_iter().unzip();
+        let tx = tx.clone();
+        let positions = indices.clone();
+        let spawned = std::thread::Builder::new().spawn(move || {
+            process::run_all(&specs, &mut |at, output| {
+                let _ = tx.send((positions[at], Ran::Finished(output)));
+            });
+        });
+        if let Err(err) = spawned {
+            for index in indices {
+                results[index] = Some(thread_failure(&err));
             }
         }
     }
@@ -166,6 +189,10 @@ pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHan
         .map(|ran| ran.unwrap_or_else(|| Ran::Finished(RawOutput::failure("hookmux: the handler's runner crashed"))))
         .collect();
     (results, detached)
+}
+
+fn thread_failure(err: &std::io::Error) -> Ran {
+    Ran::Finished(RawOutput::failure(format!("hookmux: cannot start a thread: {err}")))
 }
 
 /// One handler's work, owned so that it can run on a thread that may outlive the plan.

@@ -1,0 +1,218 @@
+//! Processes: starting a hook, watching every hook of a dispatch at once, ending a hook with
+//! everything it started.
+//!
+//! # What each operating system module promises
+//!
+//! - [`spawn`]: every process hookmux starts (hooks, `async` hooks, built-in handlers' helpers)
+//!   is started under one process-wide lock, held until the child runs its own program. A hook's
+//!   output is judged ended when no process holds its pipe's write end any more; a child another
+//!   thread is starting at the same moment could otherwise inherit a copy of that end and hold it
+//!   until it runs its program, which on a loaded machine can outlast the quiet window and make a
+//!   finished hook's answer look cut short. Under the lock, a hook's pipes exist in hookmux only
+//!   while its own spawn holds the lock, and every other end hookmux keeps is closed in a child
+//!   when it runs its program (close-on-exec), so no other child ever holds a hook's write end. No
+//!   wait for other spawns is ever needed after that, and the hooks are not serialised: the lock
+//!   covers only the start of each child, not its run.
+//!
+//!   Not covered: a process started by code that does not come through here (a third-party
+//!   handler's own `std::process::Command::spawn`): a child it forks while a hook is being started
+//!   may hold that hook's pipe until its program starts, a moment, and then the hook's answer is
+//!   waited for that long; only under a heavy load can that outlast the quiet window.
+//! - [`Hooks`]: many hooks at once, watched by as few threads as the OS allows. A hook runs in a
+//!   session of its own with no controlling terminal (as Claude Code runs hooks; Windows: no
+//!   console window), with [`HOOK_RUN`] in its environment; its stdin is written for it and
+//!   closed, and its stdout and stderr are read. [`Hooks::wait`] reports what the hooks wrote,
+//!   which of their output pipes have ended and which hooks have exited. A pipe *ends* when no
+//!   process holds its write end any more and everything written to it has been reported: the
+//!   end of file, which every OS tells the same way (a read that returns nothing), so no
+//!   behaviour rests on how one kernel's `poll` reports a hang-up.
+//! - [`Hooks::end`]: ending a hook that overran its timeout with everything it started, asking
+//!   first, then forcing; the timing (the grace between the two) is the caller's.
+//!
+//! The timing rules (timeouts, the quiet window after a hook exits, when output counts as cut
+//! short), the capture caps and what an answer means are the caller's: this module reports what
+//! the operating system tells and does what it is asked.
+//!
+//! # How each OS keeps it
+//!
+//! - Unix (`unix/process.rs`): one `poll` loop for every pipe of the dispatch. Output pipes are
+//!   asked for `POLLIN`; a readable pipe is read once per turn, and a read of nothing is its end
+//!   (Linux reports `POLLHUP`, macOS `POLLIN|POLLHUP`, and both then read nothing: the same code
+//!   path). Each hook's stdin is written without blocking in the same loop. Exits are found with
+//!   `waitpid(WNOHANG)` on the hook's own pid: at once when both its output pipes end (a hook
+//!   that exits closes them), and otherwise on a backoff from 1 ms to 50 ms while it runs, so a
+//!   hook whose pipes a background child holds is still seen to exit. A hook's tree is found in
+//!   the process table ([`tree`](crate::tree): `/proc` on Linux, libproc on macOS) and
+//!   signalled: SIGTERM when asked, SIGKILL when forced.
+//! - Windows (to come): anonymous pipes cannot be polled, so each pipe gets a thread doing
+//!   blocking `ReadFile` (`ERROR_BROKEN_PIPE` is the end) and stdin a writing thread, all
+//!   reporting into one channel that `wait` reads with a deadline; exits through
+//!   `WaitForSingleObject` on process handles; a hook's tree is its Job Object, ended with
+//!   `TerminateJobObject`. The API asks nothing Windows lacks: [`Hooks::wait`] takes events from
+//!   wherever the OS module gathers them, a pipe's end is reported as an event rather than asked
+//!   of a descriptor, and [`Ending::Ask`] may do nothing. [`spawn_detached`] is
+//!   `CREATE_NEW_PROCESS_GROUP` there (done), [`exists`] `OpenProcess` with `GetExitCodeProcess`
+//!   (not yet: no process is taken for alive). Until then every hook start is refused as
+//!   unsupported (`windows/process.rs`), so no hook runs half-watched.
+//!
+//! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
+//! process that holds a handful of threads, not thousands, which keeps each fork cheap.
+
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::path::Path;
+use std::process::{Child, Command};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+#[cfg(unix)]
+use crate::unix::process as sys;
+#[cfg(windows)]
+use crate::windows::process as sys;
+
+/// Set in every hook's environment to a value of its own (`PID-RANDOM`): the processes a hook
+/// starts inherit it, so that on timeout those that are no longer below the hook in the process
+/// table (a daemon's double fork) are found too.
+pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
+
+static SPAWNING: Mutex<()> = Mutex::new(());
+
+/// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) fn spawning() -> MutexGuard<'static, ()> {
+    SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Starts `command` under the process-wide spawn lock (see the module doc). Every process
+/// hookmux and its built-in handlers start with `std::process::Command` goes through here.
+pub fn spawn(command: &mut Command) -> io::Result<Child> {
+    let _spawning = spawning();
+    // std returns once the child runs its program (or failed to), and has closed the parent's
+    // copies of the child's pipe ends by then.
+    command.spawn()
+}
+
+/// Starts `command` under the spawn lock, detached from hookmux's process group (Unix: a group
+/// of its own; Windows: a new process group), so that a signal to hookmux's group, such as the
+/// host's Ctrl-C, does not reach it. For a helper that outlives the hook that started it.
+pub fn spawn_detached(command: &mut Command) -> io::Result<Child> {
+    sys::detach(command);
+    spawn(command)
+}
+
+/// Whether a process with this pid exists and hookmux may signal it (Unix: `kill(pid, 0)`, so
+/// pid 0 is hookmux's own group; Windows: the process can be opened and has not exited).
+pub fn exists(pid: u32) -> bool {
+    sys::exists(pid)
+}
+
+/// What to start as a hook.
+#[derive(Clone, Copy, Debug)]
+pub struct HookCommand<'a> {
+    /// Looked up in the `PATH` of `env` when it names no folder.
+    pub program: &'a OsStr,
+    pub args: &'a [OsString],
+    /// The complete environment: nothing of hookmux's own is added but [`HOOK_RUN`].
+    pub env: &'a [(OsString, OsString)],
+    /// The folder it runs in.
+    pub cwd: &'a Path,
+}
+
+/// Starts `command` as a hook that is not waited for (`async: true`): in a session of its own,
+/// stdout and stderr to nowhere, `stdin` written to it from a thread of its own. Returns that
+/// thread, which the caller may join (bounded) before exiting so that the event is delivered;
+/// the process is reaped by the system once hookmux exits.
+pub fn start_detached(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
+    sys::start_detached(command, stdin)
+}
+
+/// A value for [`HOOK_RUN`] that no other hook run, of this process or another, has.
+pub fn hook_run_mark() -> OsString {
+    use std::hash::{BuildHasher, Hasher};
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    // RandomState is seeded from the operating system's randomness.
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    format!("{}-{:016x}", std::process::id(), hasher.finish()).into()
+}
+
+/// One hook among [`Hooks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HookId(pub(crate) usize);
+
+/// Which output pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// What [`Hooks::wait`] and [`Hooks::read_now`] report.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// The hook (or something holding its pipe) wrote `bytes`.
+    Output { hook: HookId, stream: Stream, bytes: &'a [u8] },
+    /// No process holds the pipe's write end any more and all it held was reported.
+    Ended { hook: HookId, stream: Stream },
+    /// The hook's own process exited: its exit code, `None` when a signal ended it.
+    Exited { hook: HookId, code: Option<i32> },
+}
+
+/// How [`Hooks::end`] ends a hook's processes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// May be caught: SIGTERM on Unix. Windows has no such request for a console-less process
+    /// and does nothing here.
+    Ask,
+    /// Cannot be caught: SIGKILL on Unix, `TerminateJobObject` on Windows.
+    Force,
+}
+
+/// The hooks of one dispatch, started and watched together.
+pub struct Hooks {
+    inner: sys::Hooks,
+}
+
+impl Default for Hooks {
+    fn default() -> Hooks {
+        Hooks::new()
+    }
+}
+
+impl Hooks {
+    pub fn new() -> Hooks {
+        Hooks { inner: sys::Hooks::new() }
+    }
+
+    /// Starts `command` as a hook (see the module doc), its stdin to be `stdin` then closed.
+    pub fn start(&mut self, command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<HookId> {
+        self.inner.start(command, stdin)
+    }
+
+    /// Waits until something happens to a hook or `until` passes, reports to `sink` what
+    /// happened, and returns; with nothing left to watch and no `until`, returns at once.
+    /// Whatever the OS can tell without waiting is reported before a return at `until`.
+    pub fn wait(&mut self, until: Option<Instant>, sink: &mut dyn FnMut(Event<'_>)) {
+        self.inner.wait(until, sink);
+    }
+
+    /// Reports what `hook`'s output pipes hold at this moment, and their end if no writer is
+    /// left, without waiting for more. A pipe still written to as fast as it is read is read a
+    /// bounded amount and then left as it is.
+    pub fn read_now(&mut self, hook: HookId, sink: &mut dyn FnMut(Event<'_>)) {
+        self.inner.read_now(hook, sink);
+    }
+
+    /// Ends `hook` and every process it started that can be found: its process group, the
+    /// processes below it, those carrying its [`HOOK_RUN`] mark, and those found by an earlier
+    /// call (which may no longer be below it). Callable before and after the hook exits.
+    pub fn end(&mut self, hook: HookId, how: Ending) {
+        self.inner.end(hook, how);
+    }
+
+    /// Stops watching `hook` and closes hookmux's ends of its pipes. Nothing is signalled.
+    pub fn release(&mut self, hook: HookId) {
+        self.inner.release(hook);
+    }
+}
