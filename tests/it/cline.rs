@@ -115,7 +115,12 @@ fn continue_false_before_a_tool_stops_the_run_after_it() {
         after.json(),
         json!({"cancel": true, "errorMessage": "PostToolUse:Bash hook stopped the run: halt everything"})
     );
-    // Once: the next call of the session goes on.
+    // Once: the next call of the session goes on, and the model is told why the run stopped.
+    let next = ws.run_hook("PostToolUse", &ws.payload("PostToolUse-run_commands")).json();
+    assert_eq!(
+        next,
+        json!({"contextModification": "hookmux: the previous run was stopped by a hook: PostToolUse:Bash hook stopped the run: halt everything"})
+    );
     assert_eq!(ws.run_hook("PostToolUse", &ws.payload("PostToolUse-run_commands")).stdout, "");
 }
 

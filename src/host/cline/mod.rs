@@ -48,9 +48,13 @@
 //! | notices and `systemMessage` | stderr, which Cline discards, and the trace (`hookmux log`) |
 //!
 //! Cline shows a hook's words to no one but the model, except a cancelled run's `errorMessage`,
-//! which goes to its log (`~/.cline/data/logs/cline.log`). What Claude Code would have done and
-//! Cline cannot is told once per session ([`Notice::Unexpressed`]) through what Cline has: the
-//! `errorMessage` of a run a hook stops, stderr, and hookmux's trace, where `hookmux log` shows it.
+//! which goes to its log (`~/.cline/data/logs/cline.log`, measured: a warning "Agent loop caught
+//! error" with the `errorMessage`; the user sees only `aborted by another client`). What Claude
+//! Code would have done and Cline cannot is told once per session ([`Notice::Unexpressed`])
+//! through the one text of Cline's that reaches anyone, `contextModification` ([`deliver`]): on
+//! the event itself when Cline waits for it and the run goes on, else on the session's next such
+//! event (a cancelled run's reason with it, for a session the user resumes); and on stderr and in
+//! hookmux's trace, where `hookmux log` shows it.
 //!
 //! **Trust.** Cline runs the hook files of any workspace without asking and keeps no record of
 //! trusted folders, so a project's own `.claude/settings*.json` runs under Cline only when
@@ -201,8 +205,39 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     let told: Vec<String> =
         answer.unexpressed.iter().filter_map(|text| teller.tell(&Notice::Unexpressed(text.clone()))).collect();
     world.trace.update(|record| record.notices.extend(told.iter().cloned()));
+    deliver(&mut answer, &told, decoded.is_waited(), store.as_ref());
     notices.extend(told);
     super::answer::with_notices(answer.encoded(), &notices)
+}
+
+/// The session state's name for what is still to be told through `contextModification`.
+const UNTOLD: &str = "untold";
+
+/// Gives what the session must be told (`told`, and what earlier events kept) in the one text of
+/// Cline's that reaches anyone: `contextModification`, which the model reads after the tool's
+/// result. Cline reads it only on an event it waits for (`waited`) and when the run goes on; else
+/// it is kept in the session for its next such event (a cancelled run's reason among it, for
+/// when the user resumes the task), and given once.
+pub fn deliver(answer: &mut Answer, told: &[String], waited: bool, store: Option<&Store>) {
+    let cancelled = answer.control.contains_key("cancel");
+    let mut untold: Vec<String> = told.to_vec();
+    if let Some(Value::String(reason)) = answer.control.get("errorMessage").filter(|_| cancelled) {
+        untold.push(format!("hookmux: the previous run was stopped by a hook: {reason}"));
+    }
+    if waited && !cancelled {
+        let kept = store.and_then(|store| store.take(UNTOLD));
+        let text: Vec<String> = kept.into_iter().chain(untold).filter(|t| !t.is_empty()).collect();
+        if !text.is_empty() {
+            let context = match answer.control.get("contextModification").and_then(Value::as_str) {
+                Some(context) => format!("{context}\n\n{}", text.join("\n")),
+                None => text.join("\n"),
+            };
+            answer.control.insert("contextModification".into(), context.into());
+        }
+    } else if let Some(store) = store.filter(|_| !untold.is_empty()) {
+        let kept = store.read(UNTOLD).filter(|t| !t.is_empty());
+        store.put(UNTOLD, &kept.into_iter().chain(untold).collect::<Vec<_>>().join("\n"));
+    }
 }
 
 /// An event that cannot be read: the guards deny it (`cancel`, since Cline reads no exit code),

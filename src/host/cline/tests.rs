@@ -369,3 +369,92 @@ fn a_hook_slower_than_the_answer_is_cut_and_a_faster_deny_still_arrives() {
     );
     assert!(matches!(verdict.combined.permission, Some((Permission::Deny, _))));
 }
+
+// What the session is told reaches it through `contextModification`, once.
+
+/// A folder of its own for a session's state and notices, with `hooks` as the only settings.
+struct Session {
+    dir: tempfile::TempDir,
+    world: World,
+    options: DispatchOptions,
+}
+
+impl Session {
+    fn new(hooks: Value) -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.json");
+        std::fs::write(&settings, hooks.to_string()).unwrap();
+        let env: hookmux_sdk::Env = [
+            ("HOME", dir.path().as_os_str()),
+            ("XDG_STATE_HOME", dir.path().join("state").as_os_str()),
+            ("HOOKMUX_TRACE", "0".as_ref()),
+            ("TMPDIR", dir.path().as_os_str()),
+        ]
+        .into_iter()
+        .collect();
+        let world = World::new(env, dir.path().to_path_buf());
+        let options = DispatchOptions { settings: vec![settings], ..DispatchOptions::default() };
+        Session { dir, world, options }
+    }
+
+    /// What hookmux prints to Cline for the recorded payload `name`, as JSON (`null`: nothing).
+    fn answer(&self, name: &str) -> Value {
+        let path = self.dir.path().join("payload.json");
+        let text = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/events/cline").join(format!("{name}.json")),
+        )
+        .unwrap();
+        std::fs::write(&path, &text).unwrap();
+        let encoded = dispatch(text.into_bytes(), &self.world, &self.options);
+        assert_eq!(encoded.exit_code, 0);
+        if encoded.stdout.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&encoded.stdout).unwrap()
+        }
+    }
+}
+
+#[test]
+fn what_an_event_cline_does_not_wait_for_could_not_do_reaches_the_model_at_the_next_tool_once() {
+    let session = Session::new(json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"SS-CTX\"}}'"}]}]
+    }}));
+    assert_eq!(session.answer("TaskStart"), Value::Null, "Cline ignores what a TaskStart hook answers");
+    let first = session.answer("PreToolUse-run_commands");
+    let told = first["contextModification"].as_str().unwrap_or_else(|| panic!("{first}"));
+    assert!(told.contains("a SessionStart hook's context did not reach the model"), "{told}");
+    assert!(first.get("cancel").is_none(), "{first}");
+    assert_eq!(session.answer("PostToolUse-run_commands"), Value::Null, "told once, not on every tool event");
+    assert_eq!(session.answer("PreToolUse-read_files"), Value::Null);
+}
+
+#[test]
+fn a_hook_s_own_context_and_the_notice_arrive_together() {
+    let session = Session::new(json!({"hooks": {
+        "SessionStart": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"SS-CTX\"}}'"}]}],
+        "PreToolUse": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"additionalContext\": \"PRE-CTX\"}}'"}]}]
+    }}));
+    session.answer("TaskStart");
+    let answer = session.answer("PreToolUse-run_commands");
+    let context = answer["contextModification"].as_str().unwrap_or_else(|| panic!("{answer}"));
+    assert!(context.starts_with("PRE-CTX"), "the hook's own context first: {context}");
+    assert!(context.contains("a SessionStart hook's context did not reach the model"), "{context}");
+    assert_eq!(session.answer("PreToolUse-read_files")["contextModification"], "PRE-CTX");
+}
+
+#[test]
+fn a_cancelled_run_s_reason_reaches_the_model_when_the_session_goes_on() {
+    let session = Session::new(json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no shell today' >&2; exit 2"}]}]
+    }}));
+    let denied = session.answer("PreToolUse-run_commands");
+    assert_eq!(denied["cancel"], true, "{denied}");
+    assert!(denied.get("contextModification").is_none(), "Cline reads no context from a cancelled run: {denied}");
+    let next = session.answer("PreToolUse-read_files");
+    let told = next["contextModification"].as_str().unwrap_or_else(|| panic!("{next}"));
+    assert!(told.contains("the previous run was stopped by a hook: PreToolUse:Bash hook denied the call"), "{told}");
+    assert!(told.contains("no shell today"), "{told}");
+    assert!(told.contains("Cline cannot refuse one tool call and let the turn go on"), "{told}");
+    assert_eq!(session.answer("PostToolUse-read_files"), Value::Null, "given once");
+}
