@@ -391,7 +391,7 @@ fn named_file(sources: &Sources, hooks_file: &Path, settings: &Path, scope: Scop
 }
 
 /// Every `command` string anywhere in a host's JSON file.
-fn commands_in(value: &Value, out: &mut Vec<String>) {
+pub(crate) fn commands_in(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(fields) => {
             for (key, field) in fields {
@@ -407,7 +407,7 @@ fn commands_in(value: &Value, out: &mut Vec<String>) {
 }
 
 /// The programs of the `hookmux dispatch --host HOST` commands among `commands`.
-fn dispatch_programs(commands: &[String], host: &str) -> Vec<String> {
+pub(crate) fn dispatch_programs(commands: &[String], host: &str) -> Vec<String> {
     let mut programs: Vec<String> = Vec::new();
     for command in commands {
         let Some(words) = words(command, |_| None) else { continue };

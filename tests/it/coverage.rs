@@ -334,3 +334,66 @@ fn a_subagents_own_session_is_counted_with_its_parents() {
         assert_eq!(summary(&json)["subagent_calls"], 1, "{name}");
     }
 }
+
+/// The recorded Claude Code session with a trace that reaches back past it and holds no event of
+/// it, and Claude Code's user settings as `settings` (written `age` before the session began, or
+/// now), when given.
+fn silent_run(settings: Option<(&Value, bool)>) -> Run {
+    let run = Run::of("claude");
+    let other =
+        json!({"v": 1, "time": "2026-12-01T00:00:00.000Z", "host": "claude", "event": "Stop", "session": "other"});
+    run.write_trace("trace.jsonl", &format!("{other}\n"));
+    if let Some((settings, before)) = settings {
+        let file = run.home().join(".claude/settings.json");
+        std::fs::write(&file, settings.to_string()).unwrap();
+        if before {
+            let day_before = humantime::parse_rfc3339("2026-12-01T04:00:00Z").unwrap();
+            std::fs::File::options().write(true).open(&file).unwrap().set_modified(day_before).unwrap();
+        }
+    }
+    run
+}
+
+#[test]
+fn a_session_that_ran_no_hook_though_hookmux_is_installed_for_its_host_exits_1() {
+    // `hookmux install claude`'s entry, there since the day before the session: the host ran
+    // none of its hooks (a host update, say), and coverage says so.
+    let installed =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]}});
+    let run = silent_run(Some((&installed, true)));
+    let (out, json) = run.coverage(&[]);
+    assert_eq!(out.code, Some(1), "{json:#}");
+    assert_eq!(json["sessions"][0]["status"], "silent", "{json:#}");
+    let why = json["sessions"][0]["why"].as_str().unwrap();
+    assert!(why.contains("hookmux is installed for claude") && why.contains("2026-12-01T04:00:00Z"), "{why}");
+    assert_eq!(json["silent"], 1);
+    let text = run.hookmux(["log", "coverage"]).run();
+    assert_eq!(text.code, Some(1));
+    assert!(
+        text.stdout.contains("1 session whose host ran no hook though hookmux is installed for it"),
+        "{}",
+        text.stdout
+    );
+    let doctor = run.hookmux(["doctor", "--json"]).run().json();
+    let line = doctor["checks"].as_array().unwrap().iter().find(|c| c["check"] == "coverage").unwrap().clone();
+    assert_eq!(line["status"], "problem", "{line:#}");
+}
+
+#[test]
+fn a_session_of_a_host_hookmux_is_not_installed_for_is_not_counted() {
+    // No entry at all, an entry of the user's own, or hookmux's written after the session: the
+    // host was not wired to hookmux when it ran; told, not counted.
+    let own = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}});
+    let installed =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]}});
+    for (what, run) in [
+        ("nothing", silent_run(None)),
+        ("the user's own hook", silent_run(Some((&own, true)))),
+        ("installed after the session", silent_run(Some((&installed, false)))),
+    ] {
+        let (out, json) = run.coverage(&[]);
+        assert_eq!(out.code, Some(0), "{what}: {json:#}");
+        assert_eq!(json["sessions"][0]["status"], "not-routed", "{what}: {json:#}");
+        assert_eq!(json["silent"], 0, "{what}");
+    }
+}

@@ -17,6 +17,7 @@
 //! says so.
 
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
@@ -205,7 +206,8 @@ pub struct Reader {
 }
 
 /// Every host whose transcripts hookmux reads.
-pub const READERS: &[Reader] = &[claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER];
+pub const READERS: &[Reader] =
+    &[claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER, cline::READER];
 
 /// The reader of `host`, if hookmux has one.
 pub fn reader(host: Host) -> Option<&'static Reader> {
