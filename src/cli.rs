@@ -205,6 +205,9 @@ enum InstallHost {
     Gemini(crate::host::gemini::install::Args),
     /// Cline CLI: write one hook file per Cline event that runs your Claude Code hooks.
     Cline(crate::host::cline::install::Args),
+    /// Qwen Code: write settings.json entries that run your Claude Code hooks for every Qwen
+    /// event.
+    Qwen(crate::host::qwen::install::Args),
     /// GitHub Copilot CLI: the same as `install claude` (Copilot runs the entry it leaves in
     /// Claude Code's settings file, and hookmux answers it in Copilot's form).
     Copilot {
@@ -234,6 +237,8 @@ enum UninstallHost {
     Gemini(crate::host::gemini::install::UninstallArgs),
     /// Cline CLI: remove the hook files `install cline` wrote.
     Cline(crate::host::cline::install::UninstallArgs),
+    /// Qwen Code: remove the settings.json entries `install qwen` wrote.
+    Qwen(crate::host::qwen::install::UninstallArgs),
     /// GitHub Copilot CLI: the same as `uninstall claude` (one installed state serves both).
     Copilot {
         /// Which Claude Code settings file.
@@ -395,6 +400,8 @@ pub fn main() -> ExitCode {
         Command::Uninstall { host: UninstallHost::Gemini(args) } => crate::host::gemini::install::uninstall(&args),
         Command::Install { host: InstallHost::Cline(args) } => crate::host::cline::install::run(&args),
         Command::Uninstall { host: UninstallHost::Cline(args) } => crate::host::cline::install::uninstall(&args),
+        Command::Install { host: InstallHost::Qwen(args) } => crate::host::qwen::install::run(&args),
+        Command::Uninstall { host: UninstallHost::Qwen(args) } => crate::host::qwen::install::uninstall(&args),
         Command::Uninstall { host: UninstallHost::Copilot { scope, dry_run } } => {
             commands::install::uninstall_copilot(scope, dry_run)
         }

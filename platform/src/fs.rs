@@ -168,6 +168,17 @@ pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()>
     imp::read_exact_at(file, buf, offset)
 }
 
+/// The absolute path of `path` with every link resolved, as `std::fs::canonicalize` gives it.
+pub fn canonicalize(path: impl AsRef<Path>) -> io::Result<std::path::PathBuf> {
+    imp::canonicalize(path.as_ref())
+}
+
+/// Whether the file system holding the existing `path` takes names differing only in case for
+/// one file; see [`crate::path::names_fold_case`], which finds the folder to ask.
+pub(crate) fn names_fold_case_at(path: &Path) -> bool {
+    imp::names_fold_case_at(path)
+}
+
 /// Makes `link` a link to the file `target` (which need not exist), as Node's
 /// `fs.symlinkSync(target, link)` does. Windows allows it only with the privilege or developer
 /// mode: otherwise the OS's error.

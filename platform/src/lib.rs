@@ -21,6 +21,7 @@ pub mod dirs;
 pub mod errno;
 pub mod fs;
 pub mod lock;
+pub mod path;
 
 #[cfg(unix)]
 mod unix;

@@ -3,9 +3,9 @@
 //!
 //! The checks: which `hookmux` each installed entry runs, whether every file an installed entry
 //! names is there and parses, which hosts are wired (Claude Code's scopes, Codex, Gemini CLI,
-//! Cline, OpenCode), whether the current project is trusted, the enabled plugins' hooks, the
-//! memory store's health, Node for the OpenCode plugin, the trace, and each host's hook coverage
-//! of the last days.
+//! Qwen Code, Cline, OpenCode), whether the current project is trusted, the enabled plugins'
+//! hooks, the memory store's health, Node for the OpenCode plugin, the trace, and each host's hook
+//! coverage of the last days.
 
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
@@ -38,8 +38,8 @@ pub enum Status {
 /// One line of the report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Check {
-    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `cline`, `opencode`, `trust`,
-    /// `plugins`, `memory`, `node`, `trace`, `coverage`.
+    /// What was checked: `hookmux`, `claude`, `codex`, `gemini`, `qwen`, `cline`, `opencode`,
+    /// `trust`, `plugins`, `memory`, `node`, `trace`, `coverage`.
     pub check: &'static str,
     pub status: Status,
     pub message: String,
@@ -118,6 +118,7 @@ pub fn checks(env: &Env, cwd: &Path) -> Vec<Check> {
     checks.extend(codex(env, &host_project, &programs));
     checks.extend(gemini(env, &host_project, &programs));
     checks.extend(cline(env, &host_project, &programs));
+    checks.extend(qwen(env, &host_project, &sources, &programs));
     checks.extend(opencode(env, &host_project, &programs));
     checks.extend(trust_state(env, &project));
     checks.extend(plugins(&sources));
@@ -584,6 +585,27 @@ fn cline(env: &Env, project: &Path, programs: &Programs) -> Vec<Check> {
                 .fix("`hookmux install cline` runs your Claude Code hooks under Cline"),
         );
     }
+    checks
+}
+
+/// Qwen Code: `~/.qwen/settings.json` (`$QWEN_HOME` standing for `~/.qwen`) and the project's
+/// `.qwen/settings.json`; then what Qwen's own rules do to the hooks there (see
+/// [`crate::host::qwen::lint`]): a timeout Qwen reads as milliseconds is a problem, a hook that
+/// runs twice a warning.
+fn qwen(env: &Env, project: &Path, sources: &Sources, programs: &Programs) -> Vec<Check> {
+    use crate::engine::config::check::Check as Rule;
+    use crate::host::qwen::lint;
+    let files = lint::settings_files(env, project);
+    let mut checks = wired_host("qwen", "qwen", "Qwen Code", &files, false, programs);
+    checks.extend(lint::lint(&files, sources).into_iter().map(|found| {
+        let status = if found.check == Rule::HostTimeoutMilliseconds { Status::Problem } else { Status::Warn };
+        let message = format!("{} at {}: {}", found.file.display(), found.path, found.message);
+        let mut check = Check::new("qwen", status, message).file(&found.file);
+        if let Some(hint) = found.hint {
+            check = check.fix(hint);
+        }
+        check
+    }));
     checks
 }
 

@@ -8,6 +8,7 @@ use crate::engine::config::diagnostic::{self, Diagnostic, Severity};
 use crate::engine::config::settings::FileState;
 use crate::engine::config::sources::Sources;
 use crate::engine::validate::{self, counts, Report};
+use crate::host::qwen::lint as qwen;
 use hookmux_sdk::{Env, Registry};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -49,7 +50,10 @@ pub fn run(settings: Vec<PathBuf>, format: Format, no_ignore: bool) -> anyhow::R
     let cx = validate::Context { project_root: &root, home: home.as_deref(), registry: Registry::global().ok() };
     let mut report = validate::report(&sources, &cx);
     if !only_these {
+        // The hosts' own hook files and settings, whose hooks run beside the ones hookmux runs
+        // for them.
         report.findings.extend(cline_hook_files(&env, &root));
+        report.findings.extend(qwen::lint(&qwen::settings_files(&env, &root), &sources));
     }
     if no_ignore {
         let silenced = std::mem::take(&mut report.silenced);

@@ -3,7 +3,7 @@
 
 use crate::engine::dispatch::{self, DispatchOptions, NotRun, World};
 use crate::engine::notice::Notice;
-use crate::engine::verdict::combine::ContextPiece;
+use crate::engine::verdict::combine::{Combined, ContextPiece};
 use crate::protocol::Encoded;
 use hookmux_sdk::HookEvent;
 use std::fmt;
@@ -119,4 +119,47 @@ pub fn as_text(value: &serde_json::Value) -> String {
         serde_json::Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// A `stopReason` the host shows: one that says nothing reads as hookmux's own words.
+pub fn stop_text(reason: &str) -> String {
+    if reason.trim().is_empty() {
+        "Stopped by a hook (continue: false)".to_string()
+    } else {
+        reason.to_string()
+    }
+}
+
+/// Exit 0 and one JSON object on stdout: the answer of hosts that read JSON at any exit code.
+pub fn json_answer(value: &serde_json::Value) -> Encoded {
+    Encoded { stdout: format!("{value}\n"), stderr: String::new(), exit_code: 0 }
+}
+
+/// What hosts that append text to a tool's result (Gemini CLI, Qwen Code) append for the model:
+/// the context a PreToolUse hook gave before the tool ran, then the blocks and the context of the
+/// hooks on its result, each labelled as Claude Code labels them (`labelled(label, text)`), a
+/// blank line between; `None` when there is nothing.
+pub fn appended_to_result(
+    pre_context: Option<&str>,
+    combined: &Combined,
+    context: &str,
+    labelled: impl Fn(&str, &str) -> String,
+) -> Option<String> {
+    let mut appended: Vec<String> = pre_context.map(str::to_string).into_iter().collect();
+    appended.extend(combined.blocks.iter().map(|b| labelled("blocking error", b)));
+    if !context.is_empty() {
+        appended.push(labelled("additional context", context));
+    }
+    (!appended.is_empty()).then(|| appended.join("\n\n"))
+}
+
+/// A notice for each replacement of a tool's output the hooks asked for (`updatedToolOutput`,
+/// `updatedMCPToolOutput`) and the host (`label`) cannot carry out; `hook` names the hooks'
+/// event and tool.
+pub fn unreplaced_outputs(combined: &Combined, hook: &str, label: &str) -> Vec<String> {
+    ["updatedToolOutput", "updatedMCPToolOutput"]
+        .into_iter()
+        .filter(|key| combined.extra.contains_key(*key))
+        .map(|key| format!("hookmux: a {hook} hook's {key} was not applied: {label} cannot replace a tool's output"))
+        .collect()
 }

@@ -76,10 +76,21 @@ pub fn shell_quote(text: &str) -> String {
     }
 }
 
-/// Whether `project` has Claude settings of its own (`.claude/settings*.json`) that neither the
-/// host (`host`) nor hookmux's trust list lets run: an installer then says how to trust it.
-pub fn has_untrusted_settings(project: &Path, host: HostTrust) -> bool {
+/// When `project` has Claude settings of its own (`.claude/settings*.json`) that neither the host
+/// (`host`: what it says about the project) nor hookmux's trust list lets run, what an installer
+/// says: they run under the host (`label`) only in a trusted project, and how to trust it there
+/// (`host_way`, when the host has a way) or with `hookmux trust`.
+pub fn untrusted_offer(project: &Path, host: HostTrust, label: &str, host_way: Option<&str>) -> Option<String> {
     let claude = project.join(".claude");
     let has_settings = ["settings.json", "settings.local.json"].iter().any(|name| claude.join(name).is_file());
-    has_settings && trust::decide(project, host, &hookmux_sdk::Env::from_process()) == trust::Decision::Untrusted
+    let untrusted = trust::decide(project, host, &hookmux_sdk::Env::from_process()) == trust::Decision::Untrusted;
+    (has_settings && untrusted).then(|| {
+        let shown = project.display();
+        let run = format!("run `hookmux trust {shown}` if you trust its hooks.");
+        let how = match host_way {
+            Some(way) => format!("{way}, or {run}"),
+            None => run,
+        };
+        format!("{shown}'s own hooks (.claude/settings*.json) run under {label} only in a trusted project: {how}")
+    })
 }

@@ -11,10 +11,13 @@ pub mod copilot;
 pub mod gemini;
 pub mod history;
 pub mod opencode;
+pub mod qwen;
 
 mod answer;
 pub mod patch;
 mod session_state;
+pub mod settings_hooks;
+mod state;
 mod transcript;
 
 use crate::engine::dispatch::{DispatchOptions, World};
@@ -37,6 +40,8 @@ pub enum Host {
     /// Cline CLI hook files (3.0.65): its own events and tools, answered with `cancel`,
     /// `contextModification` and `overrideInput`.
     Cline,
+    /// Qwen Code hooks (0.24.4): Claude's names and layout, in Qwen's own settings files.
+    Qwen,
 }
 
 /// Runs dispatch for `host` on the raw event the host sent, and writes the trace of what it did
@@ -53,6 +58,7 @@ pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOpt
         Host::Opencode => (host, opencode::dispatch(stdin, world, options)),
         Host::Copilot => (host, copilot::dispatch(stdin, world, options)),
         Host::Cline => (host, cline::dispatch(stdin, world, options)),
+        Host::Qwen => (host, qwen::dispatch(stdin, world, options)),
     };
     world.trace.finish(name.name(), encoded.exit_code, &encoded.stdout, &encoded.stderr);
     encoded
@@ -68,6 +74,7 @@ impl Host {
             Host::Opencode => "opencode",
             Host::Copilot => "copilot",
             Host::Cline => "cline",
+            Host::Qwen => "qwen",
         }
     }
 }

@@ -152,6 +152,28 @@ fn a_codex_entry_whose_hookmux_is_gone_is_a_problem() {
 }
 
 #[test]
+fn a_qwen_entry_qwen_would_cut_off_after_a_second_is_a_problem_and_a_hook_run_twice_a_warning() {
+    let m = Machine::new();
+    let this = m.bin.join("hookmux");
+    let settings = m.home.join(".qwen/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("a parent")).expect("create ~/.qwen");
+    let entry = serde_json::json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": format!("{} dispatch --host qwen", this.display()), "timeout": 600}]},
+        {"hooks": [{"type": "command", "command": "true"}]}
+    ]}});
+    std::fs::write(&settings, entry.to_string()).expect("write settings.json");
+    let out = m.doctor();
+    assert_eq!(out.code, Some(0), "{}", out.stdout);
+    let qwen: Vec<&str> = out.stdout.lines().filter(|l| l.contains(" qwen ")).collect();
+    assert!(qwen.iter().any(|l| l.starts_with("ok") && l.contains("Qwen Code entry")), "{}", out.stdout);
+    assert!(qwen.iter().any(|l| l.starts_with("warn") && l.contains("runs it twice")), "{}", out.stdout);
+
+    let slow = entry.to_string().replace("\"timeout\":600", "\"timeout\":600000");
+    std::fs::write(&settings, slow).expect("write settings.json");
+    assert_problem(&m.doctor(), &settings, "hookmux install qwen");
+}
+
+#[test]
 fn an_unparsable_codex_hooks_file_is_a_problem() {
     let m = Machine::new();
     let hooks = m.home.join(".codex/hooks.json");
@@ -171,7 +193,7 @@ fn json_has_one_object_per_check() {
     assert_eq!(report["ok"], Value::Bool(false));
     assert_eq!(report["problems"], Value::from(1));
     let checks = report["checks"].as_array().expect("checks is an array");
-    for name in ["hookmux", "claude", "codex", "gemini", "opencode", "trust", "plugins", "memory"] {
+    for name in ["hookmux", "claude", "codex", "gemini", "qwen", "opencode", "trust", "plugins", "memory"] {
         assert!(checks.iter().any(|c| c["check"] == name), "no {name} check in {report:#}");
     }
     for check in checks {

@@ -33,6 +33,7 @@ mod opencode_plugin;
 mod platform_layer;
 mod plugins;
 mod properties;
+mod qwen;
 mod run_protect_paths;
 mod shipping;
 mod trace;

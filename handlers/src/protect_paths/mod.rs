@@ -5,14 +5,17 @@
 //! relative to it; a path outside the root is matched as the absolute path it is. A path is also
 //! matched as where it really is, its folders' and its own symlinks followed (as far as they
 //! exist; the file may be new): a root or a path spelled through a link (macOS's `/tmp` and
-//! `/var` are links into `/private`), or a link to a protected file, is denied. A denied call
+//! `/var` are links into `/private`), or a link to a protected file, is denied. Where the file
+//! system takes names that differ only in case for one file (macOS and Windows as they come, a
+//! `casefold` folder on Linux), globs ignore case: `.ENV` there is `.env`. A denied call
 //! gets `permissionDecision: deny` with a reason naming the pattern; every other call gets no
 //! decision at all, never an `allow`, which would skip the host's own permission prompt.
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use hookmux_platform::path::{names_fold_case, resolve_links};
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::paths;
@@ -83,14 +86,15 @@ impl Handler for ProtectPaths {
         let allow: Vec<&str> = args.values("allow").iter().map(String::as_str).collect();
         let defaults: &[&str] = if args.flag("no-defaults") { &[] } else { DEFAULT_GLOBS };
         let extra: Vec<&str> = args.values("deny").iter().map(String::as_str).collect();
-        for candidate in match_candidates(Path::new(raw_path), cx.cwd(), cx.project_root()) {
-            if !allow.is_empty() && glob_set(&allow)?.is_match(&candidate) {
+        let (candidates, fold) = match_candidates(Path::new(raw_path), cx.cwd(), cx.project_root());
+        for candidate in candidates {
+            if !allow.is_empty() && glob_set(&allow, fold)?.is_match(&candidate) {
                 continue;
             }
             let mut pattern = None;
             for patterns in [defaults, extra.as_slice()] {
                 if pattern.is_none() && !patterns.is_empty() {
-                    pattern = glob_set(patterns)?.matches(&candidate).first().map(|&index| patterns[index]);
+                    pattern = glob_set(patterns, fold)?.matches(&candidate).first().map(|&index| patterns[index]);
                 }
             }
             if let Some(pattern) = pattern {
@@ -107,17 +111,19 @@ impl Handler for ProtectPaths {
 register_handler!(ProtectPaths);
 
 /// The strings globs are matched against: the path as the tool call spells it, then, when it
-/// differs, as it really is on disk. Each is relative to the project root when it lies under it
-/// (the root taken the same way), else absolute.
-fn match_candidates(path: &Path, cwd: &Path, root: &Path) -> Vec<String> {
+/// differs, as it really is on disk, each relative to the project root when it lies under it (the
+/// root taken the same way), else absolute; and whether the file's folder folds case.
+fn match_candidates(path: &Path, cwd: &Path, root: &Path) -> (Vec<String>, bool) {
     let absolute = paths::absolute(path, cwd);
     let root = paths::absolute(root, cwd);
     let spelled = relative_or_absolute(&absolute, &root);
-    let real = relative_or_absolute(&physical(&absolute), &physical(&root));
+    let physical = resolve_links(&absolute);
+    let fold = names_fold_case(physical.parent().unwrap_or(&physical));
+    let real = relative_or_absolute(&physical, &resolve_links(&root));
     if real == spelled {
-        vec![spelled]
+        (vec![spelled], fold)
     } else {
-        vec![spelled, real]
+        (vec![spelled, real], fold)
     }
 }
 
@@ -128,48 +134,14 @@ fn relative_or_absolute(path: &Path, root: &Path) -> String {
     }
 }
 
-/// Where an absolute, normalized `path` really is: its folders' symlinks resolved as far as they
-/// exist, and the file's own symlink followed even when it points at a file not made yet (a
-/// write through it makes that file). Unchanged where nothing can be resolved.
-fn physical(path: &Path) -> PathBuf {
-    let mut path = path.to_path_buf();
-    // As many links as the kernel follows in one lookup (Linux's MAXSYMLINKS).
-    for _ in 0..40 {
-        let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else { return path };
-        let parent = existing_physical(parent);
-        let joined = parent.join(name);
-        match std::fs::read_link(&joined) {
-            Ok(target) => path = paths::absolute(&target, &parent),
-            Err(_) => return joined,
-        }
-    }
-    path
-}
-
-/// `folder` with the longest part of it that exists canonicalized, the rest appended.
-fn existing_physical(folder: &Path) -> PathBuf {
-    let mut existing = folder;
-    let mut missing = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            return missing.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                missing.push(name);
-                existing = parent;
-            }
-            _ => return folder.to_path_buf(),
-        }
-    }
-}
-
 /// Compiles a glob list once per process. Under `hookmux dispatch` several protect-paths entries
 /// (with different options) share the default globs, and compiling a set costs more than
 /// everything else the handler does.
-fn glob_set(patterns: &[&str]) -> anyhow::Result<Arc<GlobSet>> {
-    static COMPILED: OnceLock<Mutex<HashMap<Vec<String>, Arc<GlobSet>>>> = OnceLock::new();
-    let key: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
+fn glob_set(patterns: &[&str], fold_case: bool) -> anyhow::Result<Arc<GlobSet>> {
+    /// The patterns, and whether case is ignored.
+    type Key = (Vec<String>, bool);
+    static COMPILED: OnceLock<Mutex<HashMap<Key, Arc<GlobSet>>>> = OnceLock::new();
+    let key = (patterns.iter().map(|p| p.to_string()).collect(), fold_case);
     // Held while compiling, so that entries running side by side compile a set once.
     let mut cache = COMPILED.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
     if let Some(set) = cache.get(&key) {
@@ -177,16 +149,17 @@ fn glob_set(patterns: &[&str]) -> anyhow::Result<Arc<GlobSet>> {
     }
     let mut builder = GlobSetBuilder::new();
     for pattern in patterns {
-        builder.add(glob(pattern)?);
+        builder.add(glob(pattern, fold_case)?);
     }
     let set = Arc::new(builder.build()?);
     cache.insert(key, set.clone());
     Ok(set)
 }
 
-fn glob(pattern: &str) -> anyhow::Result<Glob> {
+fn glob(pattern: &str, fold_case: bool) -> anyhow::Result<Glob> {
     GlobBuilder::new(pattern)
         .literal_separator(true)
+        .case_insensitive(fold_case)
         .build()
         .map_err(|err| anyhow::anyhow!("protect-paths: invalid glob `{pattern}`: {err}"))
 }

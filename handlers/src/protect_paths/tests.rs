@@ -152,3 +152,23 @@ fn links_in_the_root_or_the_path_do_not_hide_a_protected_file() {
     }
     assert_eq!(run(&link, Path::new("src/main.rs"), &real), Answer::none());
 }
+
+/// Where names that differ only in case are one file (macOS and Windows as they come), `.ENV`
+/// is the root's `.env`; where they are not, it is another file and gets no decision.
+#[test]
+fn letter_case_is_ignored_where_the_file_system_ignores_it() {
+    let folded = [".ENV", ".Env.Local", "Certs/SERVER.PEM", ".GIT/config"];
+    for path in folded {
+        assert!(glob_set(DEFAULT_GLOBS, true).unwrap().is_match(path), "{path}");
+        assert!(!glob_set(DEFAULT_GLOBS, false).unwrap().is_match(path), "{path}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let folds = names_fold_case(dir.path());
+    let answer = TestRun::new(&ProtectPaths)
+        .env("CLAUDE_PROJECT_DIR", dir.path().to_str().unwrap())
+        .event(json!({"cwd": dir.path().to_str().unwrap(), "tool_name": "Write",
+                      "tool_input": {"file_path": ".ENV", "content": "x"}}))
+        .answer();
+    let expected = if folds { Some(Decision::Deny) } else { None };
+    assert_eq!(answer.decision, expected, "names fold case here: {folds}");
+}

@@ -140,3 +140,58 @@ pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {
 pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
     std::os::unix::fs::symlink(target, link)
 }
+
+pub fn canonicalize(path: &Path) -> io::Result<std::path::PathBuf> {
+    fs::canonicalize(path)
+}
+
+/// macOS answers for each volume through `pathconf(_PC_CASE_SENSITIVE)`: 0 where names fold.
+#[cfg(target_os = "macos")]
+pub fn names_fold_case_at(path: &Path) -> bool {
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else { return true };
+    // SAFETY: pathconf reads a NUL-terminated path that lives across the call.
+    let sensitive = unsafe { libc::pathconf(name.as_ptr(), libc::_PC_CASE_SENSITIVE) };
+    sensitive != 1
+}
+
+/// Linux folds case per folder (ext4 and f2fs's `casefold` attribute, `chattr +F`) or per mount
+/// (FAT, exFAT, NTFS, SMB): the folder's flags, then its file system's type.
+#[cfg(target_os = "linux")]
+pub fn names_fold_case_at(path: &Path) -> bool {
+    // linux/fs.h; the libc crate does not name these.
+    const FS_CASEFOLD_FL: libc::c_long = 0x4000_0000;
+    const FOLDING_FILE_SYSTEMS: &[i64] = &[
+        0x4d44,      // MSDOS_SUPER_MAGIC: FAT
+        0x2011_bab0, // EXFAT_SUPER_MAGIC
+        0x5346_544e, // NTFS_SB_MAGIC (ntfs-3g, ntfs)
+        0x7366_746e, // ntfs3
+        0xfe53_4d42, // SMB2_SUPER_MAGIC
+        0xff53_4d42, // CIFS_SUPER_MAGIC
+        0x517b,      // SMB_SUPER_MAGIC
+    ];
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else { return true };
+    // SAFETY: statfs reads a NUL-terminated path that lives across the call and writes one
+    // statfs, zero-initialised here.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statfs(name.as_ptr(), &mut stat) } != 0 {
+        return true;
+    }
+    #[allow(clippy::unnecessary_cast)] // f_type is i64 on some targets, u32 or i32 on others.
+    if FOLDING_FILE_SYSTEMS.contains(&(stat.f_type as i64)) {
+        return true;
+    }
+    let Ok(dir) = OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW).open(path) else {
+        return false;
+    };
+    let mut flags: libc::c_long = 0;
+    // SAFETY: FS_IOC_GETFLAGS writes one long into `flags`; a file system without flags says so
+    // with an error, and then no folder of it folds case by attribute.
+    let got = unsafe { libc::ioctl(std::os::fd::AsRawFd::as_raw_fd(&dir), libc::FS_IOC_GETFLAGS, &mut flags) };
+    got == 0 && flags & FS_CASEFOLD_FL != 0
+}
+
+/// Another Unix: not told, so folding is assumed (a guard then matches more, never less).
+#[cfg(not(any(target_os = "macos", target_os = "linux")))]
+pub fn names_fold_case_at(_path: &Path) -> bool {
+    true
+}

@@ -275,6 +275,7 @@ fn label(host: &str) -> String {
         Ok(Host::Copilot) => "Copilot CLI",
         Ok(Host::Opencode) => "OpenCode",
         Ok(Host::Cline) => "Cline",
+        Ok(Host::Qwen) => "Qwen Code",
         Err(_) => host,
     };
     shown(name)

@@ -131,6 +131,11 @@ checks! {
     // Hosts' own hook files.
     ClineHookNeverRuns = "cline-hook-never-runs", Warning,
         "A file in a Cline hook folder that Cline never runs: a Claude event's name, an extension Cline does not run, PreCompact.";
+    // Hosts' own settings files.
+    HostTimeoutMilliseconds = "host-timeout-milliseconds", Error,
+        "A hook in a host's own settings whose timeout that host reads as milliseconds (Qwen Code: 1000 or more).";
+    HostDuplicateHook = "host-duplicate-hook", Warning,
+        "A hook in a host's own settings that your Claude settings also hold, where hookmux runs those: it runs twice.";
 }
 
 impl Check {

@@ -14,6 +14,7 @@
 //! and `Agent` name one tool, and `mcp__server` names every tool of that server.
 
 use globset::GlobBuilder;
+use hookmux_platform::path;
 use hookmux_sdk::Event;
 use std::path::Path;
 
@@ -213,25 +214,32 @@ fn strip_prefixes(command: &str) -> &str {
 
 /// gitignore-style path rules: `//abs` is absolute, `~/x` is under the home folder, `/x` and
 /// `./x` are under the project root and the cwd, and a pattern without a `/` matches the file
-/// name at any depth.
+/// name at any depth. The path is normalized (`src/../.env` is `.env`), and tested as spelled and
+/// as it really is, each against the anchor taken the same way: a host names the project the way
+/// it found it (`/var/…` or `/private/var/…` on macOS) and a model names a file however it likes,
+/// and a hook meant for a file runs for every spelling of it.
 fn path_matches(pattern: &str, path: &str, cwd: &Path, root: &Path, home: Option<&Path>) -> Option<bool> {
-    let absolute = if Path::new(path).is_absolute() { Path::new(path).to_path_buf() } else { cwd.join(path) };
     let (base, glob) = if let Some(abs) = pattern.strip_prefix("//") {
-        (Path::new("/").to_path_buf(), abs.to_string())
+        (Path::new("/"), abs.to_string())
     } else if let Some(rest) = pattern.strip_prefix("~/") {
-        (home?.to_path_buf(), rest.to_string())
+        (home?, rest.to_string())
     } else if let Some(rest) = pattern.strip_prefix("./") {
-        (cwd.to_path_buf(), rest.to_string())
+        (cwd, rest.to_string())
     } else if let Some(rest) = pattern.strip_prefix('/') {
-        (root.to_path_buf(), rest.to_string())
+        (root, rest.to_string())
     } else if !pattern.contains('/') {
-        (root.to_path_buf(), format!("**/{pattern}"))
+        (root, format!("**/{pattern}"))
     } else {
-        (root.to_path_buf(), pattern.to_string())
+        (root, pattern.to_string())
     };
-    let Ok(relative) = absolute.strip_prefix(&base) else { return Some(false) };
     let glob = GlobBuilder::new(&glob).literal_separator(true).build().ok()?.compile_matcher();
-    Some(glob.is_match(relative))
+    let spelled = (path::absolute(Path::new(path), cwd), path::normalize(base));
+    let real = (path::resolve_links(&spelled.0), path::resolve_links(&spelled.1));
+    Some(
+        [spelled, real]
+            .iter()
+            .any(|(path, base)| path.strip_prefix(base).is_ok_and(|relative| glob.is_match(relative))),
+    )
 }
 
 fn host_matches(domain: &str, url: &str) -> bool {

@@ -342,13 +342,10 @@ pub fn report(plan: &Plan, paths: &Paths, dry_run: bool) -> String {
             out.push_str(&format!("  {}\n", file.display()));
         }
     }
-    if config_file::has_untrusted_settings(&paths.project, HostTrust::Unknown) {
-        out.push_str(&format!(
-            "{}'s own hooks (.claude/settings*.json) run under Cline only in a trusted project (Cline keeps no trust of its \
-             own): run `hookmux trust {}` if you trust its hooks.\n",
-            paths.project.display(),
-            paths.project.display()
-        ));
+    // Cline keeps no trust of its own.
+    if let Some(offer) = config_file::untrusted_offer(&paths.project, HostTrust::Unknown, "Cline", None) {
+        out.push_str(&offer);
+        out.push('\n');
     }
     out
 }

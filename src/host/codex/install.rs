@@ -150,14 +150,7 @@ fn trust_offer(paths: &Paths) -> Option<String> {
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
         .is_some_and(|config| is_project_trusted(&config, &paths.project));
     let host = if codex_trusts { HostTrust::Trusted } else { HostTrust::Unknown };
-    config_file::has_untrusted_settings(&paths.project, host).then(|| {
-        format!(
-            "{}'s own hooks (.claude/settings*.json) run under Codex only in a trusted project: trust the folder when \
-             Codex asks, or run `hookmux trust {}` if you trust its hooks.",
-            paths.project.display(),
-            paths.project.display()
-        )
-    })
+    config_file::untrusted_offer(&paths.project, host, "Codex", Some("trust the folder when Codex asks"))
 }
 
 /// Computes the changes without writing anything.

@@ -8,7 +8,9 @@
 //! `hookmux uninstall gemini` removes exactly those entries again, recognising them as install
 //! does: by their command, this executable's `dispatch --host gemini`.
 
-use crate::host::config_file::{self, project_root, shell_quote, write_atomically};
+use crate::host::config_file::{self, project_root};
+use crate::host::settings_hooks;
+pub use crate::host::settings_hooks::{apply, Change};
 use anyhow::{bail, Context as _};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -77,15 +79,8 @@ impl Paths {
         let Some(home) = super::gemini_home(&env) else {
             bail!("neither GEMINI_CLI_HOME nor HOME is set, so there is no Gemini folder to install into")
         };
-        let exe = std::env::current_exe().context("cannot tell where this hookmux executable is")?;
-        let exe = exe.canonicalize().unwrap_or(exe);
-        let Some(exe) = exe.to_str() else {
-            bail!("this hookmux's path is not UTF-8 ({}); Gemini's settings.json cannot name it", exe.display())
-        };
-        if exe.contains('$') {
-            bail!("this hookmux's path ({exe}) has a `$`, which Gemini would expand as a variable; move it");
-        }
-        Ok(Paths { home, project: project_root(&cwd), command: format!("{} dispatch --host gemini", shell_quote(exe)) })
+        let command = settings_hooks::entry_command("gemini", "Gemini")?;
+        Ok(Paths { home, project: project_root(&cwd), command })
     }
 
     pub fn settings_file(&self, scope: Scope) -> PathBuf {
@@ -94,15 +89,6 @@ impl Paths {
             Scope::Project => self.project.join(".gemini").join("settings.json"),
         }
     }
-}
-
-/// What an install or uninstall changes in the settings file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
-    Unchanged,
-    Write(String),
-    /// Only hookmux's entries were in it: an install created it.
-    Delete,
 }
 
 /// `hookmux install gemini`.
@@ -119,28 +105,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// The new settings text with an entry for every event (`Unchanged` when all are there).
 pub fn plan(file: &Path, command: &str) -> anyhow::Result<Change> {
-    let mut root = read_settings(file)?;
-    let mut changed = false;
-    let Some(hooks) = root.as_object_mut().and_then(|r| r.entry("hooks").or_insert_with(|| json!({})).as_object_mut())
-    else {
-        bail!("{}: `hooks` is not an object; fix or remove it, then run this again", file.display());
-    };
-    for event in EVENTS {
-        let groups = hooks.entry(*event).or_insert_with(|| json!([]));
-        let Some(groups) = groups.as_array_mut() else {
-            bail!("{}: `hooks.{event}` is not an array; fix it, then run this again", file.display());
-        };
-        let present = groups.iter().any(|group| {
-            group.get("hooks").and_then(Value::as_array).is_some_and(|handlers| {
-                handlers.iter().any(|h| h.get("command").and_then(Value::as_str) == Some(command))
-            })
-        });
-        if !present {
-            groups.push(json!({"hooks": [entry(command)]}));
-            changed = true;
-        }
-    }
-    Ok(if changed { Change::Write(pretty(&root)) } else { Change::Unchanged })
+    settings_hooks::plan(file, EVENTS, &entry(command))
 }
 
 /// Our entry for one event.
@@ -151,16 +116,14 @@ fn entry(command: &str) -> Value {
 /// What `install gemini` prints.
 pub fn report(file: &Path, change: &Change, paths: &Paths, args: &Args) -> String {
     let mut out = String::new();
-    match change {
-        Change::Write(text) if args.dry_run => out.push_str(&format!("hookmux would write {}:\n{text}", file.display())),
-        Change::Write(_) | Change::Delete => out.push_str(&format!(
-            "{}: {} Gemini CLI events now run `{}`, which runs your Claude Code hooks (~/.claude/settings.json, <project>/.claude/settings.json, .claude/settings.local.json, managed settings).\n",
-            file.display(),
-            EVENTS.len(),
-            paths.command
-        )),
-        Change::Unchanged => out.push_str(&format!("{}: the hookmux entries are already there.\n", file.display())),
-    }
+    out.push_str(&settings_hooks::install_report(
+        file,
+        change,
+        args.dry_run,
+        EVENTS.len(),
+        "Gemini CLI",
+        &paths.command,
+    ));
     if args.scope == Scope::Project {
         out.push_str(&format!(
             "Gemini CLI runs {} only in a folder it trusts: trust {} when Gemini asks (or in ~/.gemini/trustedFolders.json).\n",
@@ -178,18 +141,8 @@ pub fn report(file: &Path, change: &Change, paths: &Paths, args: &Args) -> Strin
 /// When the project has Claude settings of its own that no one trusts yet, how to let them run.
 fn trust_offer(project: &Path) -> Option<String> {
     let world = crate::engine::dispatch::World::new(hookmux_sdk::Env::from_process(), project.to_path_buf());
-    let event = hookmux_sdk::Event::from_fields(
-        json!({"cwd": project.to_string_lossy()}).as_object().cloned().unwrap_or_default(),
-    );
-    let host = super::gemini_trust(&world, &event);
-    config_file::has_untrusted_settings(project, host).then(|| {
-        format!(
-            "{}'s own hooks (.claude/settings*.json) run under Gemini CLI only in a trusted project: trust the folder \
-             in Gemini, or run `hookmux trust {}` if you trust its hooks.",
-            project.display(),
-            project.display()
-        )
-    })
+    let host = super::gemini_trust(&world, &settings_hooks::event_in(project));
+    config_file::untrusted_offer(project, host, "Gemini CLI", Some("trust the folder in Gemini"))
 }
 
 /// `hookmux uninstall gemini`.
@@ -200,86 +153,13 @@ pub fn uninstall(args: &UninstallArgs) -> anyhow::Result<ExitCode> {
     if !args.dry_run {
         apply(&file, &change)?;
     }
-    let shown = file.display();
-    let entries = if removed == 1 { "entry" } else { "entries" };
-    match (&change, args.dry_run) {
-        (Change::Unchanged, _) => println!("{shown}: no hookmux entries (`{}`) to remove.", paths.command),
-        (Change::Write(text), true) => print!("hookmux would write {shown}:\n{text}"),
-        (Change::Delete, true) => {
-            println!("hookmux would remove {shown}: it holds only hookmux's {removed} {entries}.")
-        }
-        (Change::Delete, false) => println!("{shown}: removed, as it held only hookmux's {removed} {entries}."),
-        (Change::Write(_), false) => {
-            println!("{shown}: removed hookmux's {removed} {entries}; the rest is as it was.")
-        }
-    }
+    print!("{}", settings_hooks::removal_report(&file, &change, removed, args.dry_run, &paths.command));
     Ok(ExitCode::SUCCESS)
 }
 
-/// The settings without our entries, and how many went. A group left empty by removing ours was
-/// an install's own and goes; so do an event list and a `hooks` object left empty by that.
+/// The settings without our entries, and how many went (see [`settings_hooks::plan_removal`]).
 pub fn plan_removal(file: &Path, command: &str) -> anyhow::Result<(Change, usize)> {
-    if !file.exists() {
-        return Ok((Change::Unchanged, 0));
-    }
-    let mut root = read_settings(file)?;
-    let Some(object) = root.as_object_mut() else { return Ok((Change::Unchanged, 0)) };
-    let Some(hooks) = object.get_mut("hooks") else { return Ok((Change::Unchanged, 0)) };
-    let Some(hooks) = hooks.as_object_mut() else {
-        bail!("{}: `hooks` is not an object; fix or remove it, then run this again", file.display());
-    };
-    let mut removed = 0;
-    let mut emptied_events = Vec::new();
-    for (event, groups) in hooks.iter_mut() {
-        let Some(groups) = groups.as_array_mut() else { continue };
-        let before = groups.len();
-        let mut emptied_any = false;
-        groups.retain_mut(|group| {
-            let Some(handlers) = group.get_mut("hooks").and_then(Value::as_array_mut) else { return true };
-            let count = handlers.len();
-            handlers.retain(|h| h.get("command").and_then(Value::as_str) != Some(command));
-            let ours = count - handlers.len();
-            removed += ours;
-            let keep = !(ours > 0 && handlers.is_empty());
-            emptied_any |= !keep;
-            keep
-        });
-        if emptied_any && groups.is_empty() && before > 0 {
-            emptied_events.push(event.clone());
-        }
-    }
-    if removed == 0 {
-        return Ok((Change::Unchanged, 0));
-    }
-    for event in emptied_events {
-        hooks.remove(&event);
-    }
-    if hooks.is_empty() {
-        object.remove("hooks");
-    }
-    let change = if object.is_empty() { Change::Delete } else { Change::Write(pretty(&root)) };
-    Ok((change, removed))
-}
-
-/// Writes or deletes the settings file.
-pub fn apply(file: &Path, change: &Change) -> anyhow::Result<()> {
-    match change {
-        Change::Unchanged => Ok(()),
-        Change::Write(text) => write_atomically(file, text),
-        Change::Delete => std::fs::remove_file(file).with_context(|| format!("cannot remove {}", file.display())),
-    }
-}
-
-fn pretty(root: &Value) -> String {
-    format!("{}\n", serde_json::to_string_pretty(root).unwrap_or_default())
-}
-
-fn read_settings(path: &Path) -> anyhow::Result<Value> {
-    config_file::read_json_object(
-        path,
-        json!({}),
-        "not plain JSON (hookmux does not rewrite a settings file with comments)",
-    )
+    settings_hooks::plan_removal(file, command, &[])
 }
 
 #[cfg(test)]

@@ -44,8 +44,9 @@
 //! | notices (errors, timeouts) and `systemMessage` | `systemMessage` (Gemini shows it to the user) |
 
 pub mod install;
-mod state;
 
+use super::answer::{json_answer, stop_text};
+use super::state;
 use crate::engine::config::trust::{self, HostTrust};
 use crate::engine::dispatch::{self, DispatchOptions, Verdict, World};
 use crate::engine::verdict::combine::Permission;
@@ -113,7 +114,7 @@ pub fn dispatch(stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Enc
     if let Some(error) = event.parse_error() {
         return super::answer::unreadable(error, world, &options);
     }
-    let store = state::Store::open(world, event.session_id());
+    let store = state::Store::open(world, "gemini", "Gemini", event.session_id());
     if event.name() == Some("BeforeModel") {
         // A tool event's `continue: false`: the tool ran; the turn ends before the model goes on.
         return match store.as_ref().and_then(state::Store::take_stop) {
@@ -530,21 +531,12 @@ pub fn encode(verdict: &Verdict, decoded: &Decoded, carried: &Carried) -> Answer
             answer.stop_later = stop_reason;
         }
         HookEvent::PostToolUse | HookEvent::PostToolUseFailure => {
-            let mut appended: Vec<String> = carried.pre_context.iter().cloned().collect();
-            appended.extend(combined.blocks.iter().map(|b| labelled("blocking error", b)));
-            if !context.is_empty() {
-                appended.push(labelled("additional context", &context));
+            let appended =
+                super::answer::appended_to_result(carried.pre_context.as_deref(), combined, &context, labelled);
+            if let Some(appended) = appended {
+                specific.insert("additionalContext".into(), appended.into());
             }
-            if !appended.is_empty() {
-                specific.insert("additionalContext".into(), appended.join("\n\n").into());
-            }
-            for key in ["updatedToolOutput", "updatedMCPToolOutput"] {
-                if combined.extra.contains_key(key) {
-                    messages.push(format!(
-                        "hookmux: a {hook} hook's {key} was not applied: Gemini CLI cannot replace a tool's output"
-                    ));
-                }
-            }
+            messages.extend(super::answer::unreplaced_outputs(combined, &hook, "Gemini CLI"));
             answer.stop_later = stop_reason;
         }
         HookEvent::UserPromptSubmit => {
@@ -618,19 +610,6 @@ fn stop(top: &mut Map<String, Value>, reason: Option<&str>) {
         top.insert("continue".into(), false.into());
         top.insert("stopReason".into(), stop_text(reason).into());
     }
-}
-
-/// Gemini shows `stopReason`; one that says nothing reads as hookmux's own words.
-fn stop_text(reason: &str) -> String {
-    if reason.trim().is_empty() {
-        "Stopped by a hook (continue: false)".to_string()
-    } else {
-        reason.to_string()
-    }
-}
-
-fn json_answer(value: &Value) -> Encoded {
-    Encoded { stdout: format!("{value}\n"), stderr: String::new(), exit_code: 0 }
 }
 
 #[cfg(test)]

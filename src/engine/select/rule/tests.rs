@@ -94,6 +94,36 @@ fn file_rules_are_gitignore_like() {
     assert!(runs("Write(*.md)", &call("Write", json!({"file_path": "/p/a.md"}))));
 }
 
+/// A guard's `if` holds for every spelling of its file: `..` taken out, and the project and the
+/// file each named through a link or not (macOS's `/var` is `/private/var`).
+#[test]
+fn file_rules_hold_for_every_spelling_of_the_file() {
+    let edit = |path: &str| call("Edit", json!({"file_path": path}));
+    assert!(runs("Edit(/.env)", &edit("/p/src/../.env")));
+    assert!(runs("Edit(/.env)", &edit("src/../../.env")));
+    assert!(!runs("Edit(/.env)", &edit("/p/src/../src/.env")));
+
+    let top = tempfile::tempdir().unwrap();
+    let real = hookmux_platform::fs::canonicalize(top.path()).unwrap().join("real");
+    std::fs::create_dir_all(real.join("src")).unwrap();
+    let link = real.parent().unwrap().join("link");
+    hookmux_platform::fs::symlink_dir(&real, &link).unwrap();
+    let event = |cwd: &Path, file: &Path| {
+        Event::from_fields(
+            json!({"hook_event_name": "PreToolUse", "cwd": cwd, "tool_name": "Edit", "tool_input": {"file_path": file}})
+                .as_object()
+                .unwrap()
+                .clone(),
+        )
+    };
+    for (root, file) in [(&link, real.join(".env")), (&real, link.join(".env")), (&link, link.join("src/../.env"))] {
+        let verdict = Rule::parse("Edit(/.env)").unwrap().verdict(&event(root, &file), root, None);
+        assert_eq!(verdict, IfVerdict::Run, "root {root:?}, file {file:?}");
+    }
+    let other = Rule::parse("Edit(/.env)").unwrap().verdict(&event(&link, &real.join("src/.env")), &link, None);
+    assert!(matches!(other, IfVerdict::Skip(_)), "{other:?}");
+}
+
 /// Conformance `if-edit-exact` (recorded): `Edit`, `Edit(*)` and `Edit(src/**)` run for an Edit
 /// call and for no Write or NotebookEdit call; `Read(…)` is not about Glob or Grep either.
 #[test]
