@@ -122,7 +122,9 @@ fn measured(out: &Output, json: &Value, want: &Value) -> Value {
 /// (a Write: no group), MCP tool, a tool it does not have, spawn_agent, wait_agent and the
 /// subagent's exec_command; Gemini CLI's (its subagent's complete_task is not counted); Copilot
 /// CLI's, paired by session, tool and order (it sends no tool-use id, and its subagent has a
-/// session of its own); OpenCode's.
+/// session of its own); OpenCode's; Cline's (a run_commands of two commands, an MCP tool, a tool
+/// it does not have, spawn_agent and its helper's run_commands); Qwen Code's (a tool it does not
+/// have refused before its hooks; its subagent made no call).
 #[test]
 fn each_hosts_recorded_session_is_counted_as_the_host_reported_it() {
     for (name, host) in [
@@ -131,6 +133,8 @@ fn each_hosts_recorded_session_is_counted_as_the_host_reported_it() {
         ("gemini", "gemini"),
         ("copilot", "copilot"),
         ("opencode", "opencode"),
+        ("cline", "cline"),
+        ("qwen", "qwen"),
     ] {
         let run = Run::of(name);
         let (out, json) = run.coverage(&[]);
@@ -396,4 +400,49 @@ fn a_session_of_a_host_hookmux_is_not_installed_for_is_not_counted() {
         assert_eq!(json["sessions"][0]["status"], "not-routed", "{what}: {json:#}");
         assert_eq!(json["silent"], 0, "{what}");
     }
+}
+
+#[test]
+fn a_cline_call_of_several_commands_is_one_call_and_a_tool_it_does_not_have_was_refused() {
+    let run = Run::of("cline");
+    let (out, json) = run.coverage(&[]);
+    assert_eq!(out.code, Some(0), "{json:#}");
+    let calls = json["sessions"][0]["calls"].as_array().unwrap();
+    let call = |id: &str| calls.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}: {json:#}")).clone();
+    let two = call("call_mock_1");
+    assert_eq!((&two["tool"], &two["pre"], &two["post"]), (&json!("Bash"), &json!("hooked"), &json!("hooked")));
+    let mcp = call("call_mock_3");
+    assert_eq!(
+        (&mcp["tool"], &mcp["host_tool"], &mcp["pre"]),
+        (&json!("mcp__probe__echo"), &json!("probe__echo"), &json!("hooked"))
+    );
+    let missing = call("call_mock_4");
+    assert_eq!((&missing["host_tool"], &missing["pre"]), (&json!("nonexistent_tool"), &json!("refused")));
+    let sub = call("call_mock_6");
+    assert!(sub["agent"].as_str().is_some_and(|a| a.starts_with("agent_")), "{sub:#}");
+    assert_eq!(sub["pre"], "hooked");
+    // The subagent's own file, named on the command line, reads as its whole session.
+    let file = json["sessions"][0]["transcripts"][1].as_str().unwrap().to_string();
+    let (_, named) = run.coverage(&["--transcript", &file]);
+    assert_eq!(named["sessions"][0]["session"], json["sessions"][0]["session"]);
+    assert_eq!(summary(&named), summary(&json));
+}
+
+#[test]
+fn a_qwen_chat_named_on_the_command_line_is_told_from_a_claude_transcript() {
+    // Qwen Code's lines have Claude Code's fields; its `parts` tell them apart.
+    let run = Run::of("qwen");
+    let (_, found) = run.coverage(&[]);
+    let file = found["sessions"][0]["transcripts"][0].as_str().unwrap().to_string();
+    let (out, named) = run.coverage(&["--transcript", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(named["sessions"][0]["host"], "qwen", "{named:#}");
+    assert_eq!(summary(&named), summary(&found));
+    let nonexistent = named["sessions"][0]["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["host_tool"] == "nonexistent_tool")
+        .cloned();
+    assert_eq!(nonexistent.map(|c| c["pre"].clone()), Some(json!("refused")));
 }

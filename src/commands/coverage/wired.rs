@@ -44,6 +44,11 @@ pub fn since(host: Host, env: &Env, project: &Path) -> Option<SystemTime> {
                 .chain([project.join(".gemini/settings.json")]);
             files.filter(|file| dispatches_for(&commands(file), "gemini")).collect()
         }
+        Host::Qwen => {
+            let user = crate::host::qwen::qwen_dir(env).map(|dir| dir.join("settings.json"));
+            let files = user.into_iter().chain([project.join(".qwen/settings.json")]);
+            files.filter(|file| dispatches_for(&commands(file), "qwen")).collect()
+        }
         Host::Cline => {
             use crate::host::cline::install::{hook_files, Paths};
             let Some(paths) = Paths::of(env, project) else { return None };

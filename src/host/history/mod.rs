@@ -23,6 +23,7 @@ pub mod copilot;
 pub mod gemini;
 pub mod lines;
 pub mod opencode;
+pub mod qwen;
 
 use super::Host;
 use hookmux_sdk::Env;
@@ -205,9 +206,10 @@ pub struct Reader {
     pub recognise: fn(&Path, &[u8]) -> Option<Vec<Found>>,
 }
 
-/// Every host whose transcripts hookmux reads.
+/// Every host whose transcripts hookmux reads. Qwen Code's lines have Claude Code's fields: it
+/// comes before Claude Code, so that a file named on the command line is told by its `parts`.
 pub const READERS: &[Reader] =
-    &[claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER, cline::READER];
+    &[qwen::READER, claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER, cline::READER];
 
 /// The reader of `host`, if hookmux has one.
 pub fn reader(host: Host) -> Option<&'static Reader> {
