@@ -401,6 +401,7 @@ mod tests {
             &session(vec![call("1", "Bash", None, "s"), call("2", "Bash", None, "s"), call("3", "Bash", None, "sub")]),
             &trace,
             &|_| None,
+            None,
         );
         let pre: Vec<Seen> = judged.calls.iter().map(|c| c.pre).collect();
         assert_eq!(pre, [Seen::Hooked, Seen::HostSentNothing, Seen::Hooked]);

@@ -51,7 +51,7 @@ pub fn since(host: Host, env: &Env, project: &Path) -> Option<SystemTime> {
         }
         Host::Cline => {
             use crate::host::cline::install::{hook_files, Paths};
-            let Some(paths) = Paths::of(env, project) else { return None };
+            let paths = Paths::of(env, project)?;
             paths.cline_folders().iter().flat_map(|dir| hook_files(dir)).filter(|f| f.ours).map(|f| f.path).collect()
         }
         Host::Opencode => {
