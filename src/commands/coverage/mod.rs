@@ -12,7 +12,7 @@
 
 pub mod judge;
 mod text;
-mod wired;
+pub(crate) mod wired;
 
 use crate::engine::config::sources::Sources;
 use crate::engine::select::plan::{self, PlanOptions};

@@ -9,10 +9,11 @@
 //! say) puts its time after the session's, and the session is then not judged on it: the check
 //! errs towards "not wired", never towards a false alarm.
 
-use crate::commands::doctor;
 use crate::engine::config::entry;
+use crate::engine::config::shell_words::{self, words};
 use crate::host::Host;
 use hookmux_sdk::Env;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -69,12 +70,43 @@ pub fn since(host: Host, env: &Env, project: &Path) -> Option<SystemTime> {
 fn commands(file: &Path) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(value) = std::fs::read_to_string(file).ok().and_then(|text| serde_json::from_str(&text).ok()) {
-        doctor::commands_in(&value, &mut out);
+        commands_in(&value, &mut out);
     }
     out
 }
 
 /// Whether one of `commands` is `hookmux dispatch … --host HOST`.
 fn dispatches_for(commands: &[String], host: &str) -> bool {
-    !doctor::dispatch_programs(commands, host).is_empty()
+    !dispatch_programs(commands, host).is_empty()
+}
+
+/// Every `command` string anywhere in a host's JSON file.
+pub(crate) fn commands_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            for (key, field) in fields {
+                match field {
+                    Value::String(text) if key == "command" => out.push(text.clone()),
+                    _ => commands_in(field, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| commands_in(item, out)),
+        _ => {}
+    }
+}
+
+/// The programs of the `hookmux dispatch --host HOST` commands among `commands`.
+pub(crate) fn dispatch_programs(commands: &[String], host: &str) -> Vec<String> {
+    let mut programs: Vec<String> = Vec::new();
+    for command in commands {
+        let Some(words) = words(command, |_| None) else { continue };
+        let [program, dispatch, rest @ ..] = words.as_slice() else { continue };
+        let host_flag = rest.windows(2).any(|w| w[0] == "--host" && w[1] == host)
+            || rest.iter().any(|w| w.strip_prefix("--host=") == Some(host));
+        if shell_words::is_hookmux(program) && dispatch == "dispatch" && host_flag && !programs.contains(program) {
+            programs.push(program.clone());
+        }
+    }
+    programs
 }

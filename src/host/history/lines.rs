@@ -194,7 +194,7 @@ pub fn json_array_items(path: &Path, key: &str, mut each: impl FnMut(Value)) -> 
 /// The serde visitors of [`json_array_items`]: the object's other fields are passed over
 /// without being kept, the array's items handed on one by one.
 mod array {
-    use super::{Stats, MAX_LINES};
+    use crate::host::history::lines::{Stats, MAX_LINES};
     use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde_json::Value;
     use std::fmt;
