@@ -5,28 +5,35 @@ usage: coverage_check.py HARNESS_DIR HOOKMUX_BIN WORK_DIR [--keep]
 (scripts/coverage-check.sh calls it with the release build and a fresh WORK_DIR.)
 
 The host is told by the harness's runner (cc_run_scopes.py: Claude Code, codex_run.py: Codex,
-gemini_run.py: Gemini CLI, copilot_run.py: Copilot CLI, oc_run.py: OpenCode). Each scenario of
-fixtures/coverage/scenarios/ for that host is run installed as a user installs hookmux (Claude
-Code: `install claude`; Codex: the entries `install codex` writes; Gemini CLI, Copilot CLI:
-`install gemini` / `install copilot` run by the harness; OpenCode: the plugin). Its hooks write
+gemini_run.py: Gemini CLI, copilot_run.py: Copilot CLI, oc_run.py: OpenCode, cline_run.py: Cline,
+qwen_run.py: Qwen Code). Each scenario of fixtures/coverage/scenarios/ for that host is run
+installed as a user installs hookmux (Claude Code: `install claude`; Codex: the entries `install
+codex` writes; Gemini CLI, Copilot CLI, Cline, Qwen Code: `install <host>` run by the harness;
+OpenCode: the plugin). A scenario's `home/` is laid into the run's home when hookmux is installed
+(Cline reads its MCP servers only from there), with `PROJECT` in it replaced by the project's
+folder. Its hooks write
 `pre` or `post` to $DUMP/ran.txt for every call a group matched. Then `hookmux log coverage --json`
 runs in the run's home and project, and its counts must agree with the host's own JSON output:
 the tool calls the host reports (plus the subagent's, where the host's output leaves them out),
 the PreToolUse and PostToolUse hooks that ran, and the scenario's expect.json (calls that matched
-no group, that the host refused before its hooks, that no dispatch saw, the exit code).
+no group, that the host refused before its hooks, that no dispatch saw, the exit code;
+`extra_item_runs`: hook runs past one per call, where one call of several items runs its hooks
+once per item).
 Prints `same NAME` or `DIFF NAME` with what differs; exits 1 on any DIFF.
 """
-import json, os, shutil, subprocess, sys, tempfile
+import json, os, shlex, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIOS = os.path.join(ROOT, "fixtures", "coverage", "scenarios")
 RUNNERS = [("cc_run_scopes.py", "claude"), ("codex_run.py", "codex"), ("gemini_run.py", "gemini"),
-           ("copilot_run.py", "copilot"), ("oc_run.py", "opencode")]
+           ("copilot_run.py", "copilot"), ("oc_run.py", "opencode"), ("cline_run.py", "cline"),
+           ("qwen_run.py", "qwen")]
 SCENARIOS_OF = {"claude": ["claude", "claude-unrouted"], "codex": ["codex"], "gemini": ["gemini"],
-                "copilot": ["copilot"], "opencode": ["opencode"]}
+                "copilot": ["copilot"], "opencode": ["opencode"], "cline": ["cline"], "qwen": ["qwen"]}
 # Variables that would point hookmux or a host elsewhere than the run's own home.
 CLEARED = ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOOKMUX_TRACE", "HOOKMUX_TRACE_DIR",
-           "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLAUDE_PROJECT_DIR")
+           "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME", "CLAUDE_PROJECT_DIR",
+           "CLINE_DIR", "CLINE_DATA_DIR", "CLINE_SESSION_DATA_DIR", "QWEN_HOME")
 
 
 def host_of(harness):
@@ -38,7 +45,7 @@ def host_of(harness):
 
 def host_binary(harness, host):
     var = {"claude": "CLAUDE_BIN", "codex": "CODEX_BIN", "gemini": "GEMINI_BIN", "copilot": "COPILOT_BIN",
-           "opencode": "OPENCODE_BIN"}[host]
+           "opencode": "OPENCODE_BIN", "cline": "CLINE_BIN", "qwen": "QWEN_BIN"}[host]
     if not os.environ.get(var):
         install = os.path.join(harness, f"install-{host}.sh")
         os.environ[var] = subprocess.run([install], check=True, capture_output=True, text=True).stdout.strip()
@@ -67,7 +74,27 @@ def prepare(host, name, bin_path, work):
     return scen
 
 
-def run_host(host, runner, name, scen, bin_path):
+def installer(scen, bin_path, work):
+    """A `hookmux` that lays the scenario's `home/` into the run's home when it installs, then is
+    BIN: the harness runs `hookmux install HOST` before the turn and nothing else of the home."""
+    folder = tempfile.mkdtemp(dir=work, prefix="bin-")
+    wrapper = os.path.join(folder, "hookmux")
+    home = os.path.join(scen, "home")
+    with open(wrapper, "w") as f:
+        f.write(f"""#!/bin/sh
+if [ "$1" = install ] && [ -d {shlex.quote(home)} ]; then
+  (cd {shlex.quote(home)} && find . -type f) | while IFS= read -r file; do
+    mkdir -p "$HOME/$(dirname "$file")"
+    sed "s|PROJECT|$PWD|g" {shlex.quote(home)}/"$file" > "$HOME/$file"
+  done
+fi
+exec {shlex.quote(bin_path)} "$@"
+""")
+    os.chmod(wrapper, 0o755)
+    return wrapper
+
+
+def run_host(host, runner, name, scen, bin_path, work):
     cmd = [sys.executable, runner, scen, "--keep"]
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(bin_path) + os.pathsep + env.get("PATH", "")
@@ -82,6 +109,8 @@ def run_host(host, runner, name, scen, bin_path):
     elif host == "opencode":
         cmd += ["--plugin", os.path.join(ROOT, "integrations", "opencode", "hookmux.js")]
         env["HOOKMUX_BIN"] = bin_path
+    elif host in ("cline", "qwen"):
+        cmd += ["--via", installer(scen, bin_path, work)]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     try:
         return json.loads(p.stdout)
@@ -118,7 +147,7 @@ def check(host, runner, name, bin_path, work):
     scen = prepare(host, name, bin_path, work)
     script = json.load(open(os.path.join(scen, "script.json")))
     expect = json.load(open(os.path.join(scen, "expect.json")))
-    out = run_host(host, runner, name, scen, bin_path)
+    out = run_host(host, runner, name, scen, bin_path, work)
     run_dir = out.get("work")
     if not run_dir:
         raise RuntimeError(f"the harness kept no work folder: {json.dumps(out)[:800]}")
@@ -140,7 +169,10 @@ def check(host, runner, name, bin_path, work):
     measured.update({k: summary.get(k) for k in ("pre_no_group", "pre_refused", "pre_not_routed",
                                                  "subagent_calls", "unguarded")})
     # Against the host's own output.
-    against_host = {"calls": calls, "pre_hooked": ran.count("pre"), "post_hooked": ran.count("post")}
+    # A call of several items (Cline's run_commands of two commands) is one call, whose hooks ran
+    # once per item: the scenario says how many runs past one per call that makes.
+    extra = expect.get("extra_item_runs", 0)
+    against_host = {"calls": calls, "pre_hooked": ran.count("pre") - extra, "post_hooked": ran.count("post") - extra}
     if "native_pre" in expect:
         # The calls no dispatch saw that a PreToolUse group would have matched are the ones the
         # host's own (unrouted) PreToolUse hook ran for.

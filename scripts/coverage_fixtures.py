@@ -6,7 +6,7 @@ usage: coverage_fixtures.py HOST RUN_DIR OUT_DIR
 Copies the host's own transcript files from RUN_DIR's home and hookmux's trace into OUT_DIR
 (`home/…` as under the run's HOME, `trace.jsonl`), with the run's folders moved to the recorded
 machine's (`<run>/proj` and Codex's `<home>/acme` become /home/dev/acme, `<run>/home` becomes
-/home/dev, Claude Code's project key and Gemini CLI's project folder follow) and every JSON string
+/home/dev, Claude Code's and Qwen Code's project key and Gemini CLI's project folder follow) and every JSON string
 longer than 2000 characters cut (the hosts' system prompts and instructions: the readers do not
 read them). OpenCode's database is copied with its write-ahead log folded in, the same paths
 moved, and nothing else changed.
@@ -20,6 +20,8 @@ FILES = {
     "gemini": [".gemini/tmp"],
     "copilot": [".copilot/session-state"],
     "opencode": [".local/share/opencode/opencode.db"],
+    "cline": [".cline/data/sessions"],
+    "qwen": [".qwen/projects"],
 }
 
 
@@ -29,6 +31,14 @@ def movers(run):
     key = project.replace("/", "-").replace("_", "-").replace(".", "-")
     return [(os.path.join(home, "acme"), PROJECT), (project, PROJECT), (home, HOME), (key, "-home-dev-acme"),
             ("gemini/tmp/proj", "gemini/tmp/acme"), (run, HOME + "/.work")]
+
+
+def copy_document(src, dst, moves):
+    """A whole-file JSON document (Cline's conversations), cut and moved as the lines are."""
+    value = cut(json.load(open(src, encoding="utf-8")))
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, "w", encoding="utf-8") as f:
+        f.write(move(json.dumps(value, ensure_ascii=False, separators=(",", ":")), moves) + "\n")
 
 
 def move(text, moves):
@@ -95,10 +105,13 @@ def main():
             for name in names:
                 path = os.path.join(dirpath, name)
                 # The transcripts, and Claude Code's note of which call started a subagent.
-                if not (name.endswith(".jsonl") or (host == "claude" and name.endswith(".meta.json"))):
+                document = host == "cline" and name.endswith(".messages.json")
+                if not (name.endswith(".jsonl") or document or (host == "claude" and name.endswith(".meta.json"))):
                     continue
                 dst = os.path.join(out, "home", move(os.path.relpath(path, home), moves))
-                if name.endswith(".jsonl"):
+                if document:
+                    copy_document(path, dst, moves)
+                elif name.endswith(".jsonl"):
                     copy_lines(path, dst, moves)
                 else:
                     os.makedirs(os.path.dirname(dst), exist_ok=True)

@@ -7,9 +7,9 @@
 //! hooks, the memory store's health, Node for the OpenCode plugin, the trace, and each host's hook
 //! coverage of the last days.
 
+use super::coverage::wired::{commands_in, dispatch_programs};
 use crate::engine::config::entry::{self, DispatchEntry};
 use crate::engine::config::settings::{FileState, HookKind, Scope, SettingsFile};
-use crate::engine::config::shell_words::{self, words};
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::{self, HostTrust, TrustList};
 use crate::host::config_file;
@@ -394,37 +394,6 @@ fn named_file(sources: &Sources, hooks_file: &Path, settings: &Path, scope: Scop
         .file(hooks_file)
         .fix(format!("fix the file (`hookmux hooks validate` shows where), or {reinstall}")),
     }
-}
-
-/// Every `command` string anywhere in a host's JSON file.
-fn commands_in(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(fields) => {
-            for (key, field) in fields {
-                match field {
-                    Value::String(text) if key == "command" => out.push(text.clone()),
-                    _ => commands_in(field, out),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|item| commands_in(item, out)),
-        _ => {}
-    }
-}
-
-/// The programs of the `hookmux dispatch --host HOST` commands among `commands`.
-fn dispatch_programs(commands: &[String], host: &str) -> Vec<String> {
-    let mut programs: Vec<String> = Vec::new();
-    for command in commands {
-        let Some(words) = words(command, |_| None) else { continue };
-        let [program, dispatch, rest @ ..] = words.as_slice() else { continue };
-        let host_flag = rest.windows(2).any(|w| w[0] == "--host" && w[1] == host)
-            || rest.iter().any(|w| w.strip_prefix("--host=") == Some(host));
-        if shell_words::is_hookmux(program) && dispatch == "dispatch" && host_flag && !programs.contains(program) {
-            programs.push(program.clone());
-        }
-    }
-    programs
 }
 
 /// A host's JSON configuration file with hookmux entries in it: whether it parses, and the

@@ -95,7 +95,7 @@ fn summary(json: &Value) -> Value {
 fn expected(name: &str) -> Value {
     let text = crate::common::fixture_text(&format!("coverage/scenarios/{name}/expect.json"));
     let mut want: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
-    want.retain(|key, _| !matches!(key.as_str(), "host_output_misses_subagents" | "native_pre"));
+    want.retain(|key, _| !matches!(key.as_str(), "host_output_misses_subagents" | "native_pre" | "extra_item_runs"));
     Value::Object(want)
 }
 
@@ -122,7 +122,9 @@ fn measured(out: &Output, json: &Value, want: &Value) -> Value {
 /// (a Write: no group), MCP tool, a tool it does not have, spawn_agent, wait_agent and the
 /// subagent's exec_command; Gemini CLI's (its subagent's complete_task is not counted); Copilot
 /// CLI's, paired by session, tool and order (it sends no tool-use id, and its subagent has a
-/// session of its own); OpenCode's.
+/// session of its own); OpenCode's; Cline's (a run_commands of two commands, an MCP tool, a tool
+/// it does not have, spawn_agent and its helper's run_commands); Qwen Code's (a tool it does not
+/// have refused before its hooks; its subagent made no call).
 #[test]
 fn each_hosts_recorded_session_is_counted_as_the_host_reported_it() {
     for (name, host) in [
@@ -131,6 +133,8 @@ fn each_hosts_recorded_session_is_counted_as_the_host_reported_it() {
         ("gemini", "gemini"),
         ("copilot", "copilot"),
         ("opencode", "opencode"),
+        ("cline", "cline"),
+        ("qwen", "qwen"),
     ] {
         let run = Run::of(name);
         let (out, json) = run.coverage(&[]);
@@ -333,4 +337,112 @@ fn a_subagents_own_session_is_counted_with_its_parents() {
         assert_eq!(json["sessions"].as_array().unwrap().len(), 1, "{name}: {json:#}");
         assert_eq!(summary(&json)["subagent_calls"], 1, "{name}");
     }
+}
+
+/// The recorded Claude Code session with a trace that reaches back past it and holds no event of
+/// it, and Claude Code's user settings as `settings` (written `age` before the session began, or
+/// now), when given.
+fn silent_run(settings: Option<(&Value, bool)>) -> Run {
+    let run = Run::of("claude");
+    let other =
+        json!({"v": 1, "time": "2026-12-01T00:00:00.000Z", "host": "claude", "event": "Stop", "session": "other"});
+    run.write_trace("trace.jsonl", &format!("{other}\n"));
+    if let Some((settings, before)) = settings {
+        let file = run.home().join(".claude/settings.json");
+        std::fs::write(&file, settings.to_string()).unwrap();
+        if before {
+            let day_before = humantime::parse_rfc3339("2026-12-01T04:00:00Z").unwrap();
+            std::fs::File::options().write(true).open(&file).unwrap().set_modified(day_before).unwrap();
+        }
+    }
+    run
+}
+
+#[test]
+fn a_session_that_ran_no_hook_though_hookmux_is_installed_for_its_host_exits_1() {
+    // `hookmux install claude`'s entry, there since the day before the session: the host ran
+    // none of its hooks (a host update, say), and coverage says so.
+    let installed =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]}});
+    let run = silent_run(Some((&installed, true)));
+    let (out, json) = run.coverage(&[]);
+    assert_eq!(out.code, Some(1), "{json:#}");
+    assert_eq!(json["sessions"][0]["status"], "silent", "{json:#}");
+    let why = json["sessions"][0]["why"].as_str().unwrap();
+    assert!(why.contains("hookmux is installed for claude") && why.contains("2026-12-01T04:00:00Z"), "{why}");
+    assert_eq!(json["silent"], 1);
+    let text = run.hookmux(["log", "coverage"]).run();
+    assert_eq!(text.code, Some(1));
+    assert!(
+        text.stdout.contains("1 session whose host ran no hook though hookmux is installed for it"),
+        "{}",
+        text.stdout
+    );
+    let doctor = run.hookmux(["doctor", "--json"]).run().json();
+    let line = doctor["checks"].as_array().unwrap().iter().find(|c| c["check"] == "coverage").unwrap().clone();
+    assert_eq!(line["status"], "problem", "{line:#}");
+}
+
+#[test]
+fn a_session_of_a_host_hookmux_is_not_installed_for_is_not_counted() {
+    // No entry at all, an entry of the user's own, or hookmux's written after the session: the
+    // host was not wired to hookmux when it ran; told, not counted.
+    let own = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo mine"}]}]}});
+    let installed =
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]}});
+    for (what, run) in [
+        ("nothing", silent_run(None)),
+        ("the user's own hook", silent_run(Some((&own, true)))),
+        ("installed after the session", silent_run(Some((&installed, false)))),
+    ] {
+        let (out, json) = run.coverage(&[]);
+        assert_eq!(out.code, Some(0), "{what}: {json:#}");
+        assert_eq!(json["sessions"][0]["status"], "not-routed", "{what}: {json:#}");
+        assert_eq!(json["silent"], 0, "{what}");
+    }
+}
+
+#[test]
+fn a_cline_call_of_several_commands_is_one_call_and_a_tool_it_does_not_have_was_refused() {
+    let run = Run::of("cline");
+    let (out, json) = run.coverage(&[]);
+    assert_eq!(out.code, Some(0), "{json:#}");
+    let calls = json["sessions"][0]["calls"].as_array().unwrap();
+    let call = |id: &str| calls.iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id}: {json:#}")).clone();
+    let two = call("call_mock_1");
+    assert_eq!((&two["tool"], &two["pre"], &two["post"]), (&json!("Bash"), &json!("hooked"), &json!("hooked")));
+    let mcp = call("call_mock_3");
+    assert_eq!(
+        (&mcp["tool"], &mcp["host_tool"], &mcp["pre"]),
+        (&json!("mcp__probe__echo"), &json!("probe__echo"), &json!("hooked"))
+    );
+    let missing = call("call_mock_4");
+    assert_eq!((&missing["host_tool"], &missing["pre"]), (&json!("nonexistent_tool"), &json!("refused")));
+    let sub = call("call_mock_6");
+    assert!(sub["agent"].as_str().is_some_and(|a| a.starts_with("agent_")), "{sub:#}");
+    assert_eq!(sub["pre"], "hooked");
+    // The subagent's own file, named on the command line, reads as its whole session.
+    let file = json["sessions"][0]["transcripts"][1].as_str().unwrap().to_string();
+    let (_, named) = run.coverage(&["--transcript", &file]);
+    assert_eq!(named["sessions"][0]["session"], json["sessions"][0]["session"]);
+    assert_eq!(summary(&named), summary(&json));
+}
+
+#[test]
+fn a_qwen_chat_named_on_the_command_line_is_told_from_a_claude_transcript() {
+    // Qwen Code's lines have Claude Code's fields; its `parts` tell them apart.
+    let run = Run::of("qwen");
+    let (_, found) = run.coverage(&[]);
+    let file = found["sessions"][0]["transcripts"][0].as_str().unwrap().to_string();
+    let (out, named) = run.coverage(&["--transcript", &file]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(named["sessions"][0]["host"], "qwen", "{named:#}");
+    assert_eq!(summary(&named), summary(&found));
+    let nonexistent = named["sessions"][0]["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["host_tool"] == "nonexistent_tool")
+        .cloned();
+    assert_eq!(nonexistent.map(|c| c["pre"].clone()), Some(json!("refused")));
 }

@@ -74,6 +74,9 @@ pub enum Status {
     /// The trace reaches back to the session, and holds no dispatch of it: none of its events
     /// went through hookmux.
     NotRouted,
+    /// As `NotRouted`, though hookmux was installed for the host before the session began: the
+    /// host ran none of its hooks (an update, a setting that turns hooks off). Why, for people.
+    Silent(String),
     /// The calls cannot be judged, for the reason given.
     Unknown(String),
 }
@@ -115,8 +118,14 @@ pub struct Judgement {
 
 /// Judges `session` against `trace`. `groups_now` says, for a tool, whether a PreToolUse group
 /// of the settings as they are now would match it; it is asked only when no PreToolUse dispatch
-/// of the session recorded its groups.
-pub fn judge(session: &Session, trace: &Trace<'_>, groups_now: &dyn Fn(&str) -> Option<bool>) -> Judgement {
+/// of the session recorded its groups. `wired` is when hookmux's entries for the session's host
+/// were written, when they are there ([`super::wired::since`]).
+pub fn judge(
+    session: &Session,
+    trace: &Trace<'_>,
+    groups_now: &dyn Fn(&str) -> Option<bool>,
+    wired: Option<SystemTime>,
+) -> Judgement {
     let mut sessions: HashSet<&str> = session.calls.iter().filter_map(|c| c.hook_session.as_deref()).collect();
     sessions.insert(&session.id);
     let records = trace.of(&sessions);
@@ -165,19 +174,37 @@ pub fn judge(session: &Session, trace: &Trace<'_>, groups_now: &dyn Fn(&str) -> 
             "the session is older than the oldest dispatch the trace still holds (rotated away)".to_string(),
         )
     } else if records.is_empty() {
-        Status::NotRouted
+        silent(session, &calls, wired).map_or(Status::NotRouted, Status::Silent)
     } else {
         Status::Covered
     };
-    // A session none of whose events reached hookmux is not wired to it: told, not a gap within
-    // what hookmux guards (`doctor` shows the wiring).
-    if status == Status::Covered {
+    // A session none of whose events reached hookmux, with hookmux not installed for its host,
+    // is not wired to it: told, not a gap within what hookmux guards (`doctor` shows the wiring).
+    if matches!(status, Status::Covered | Status::Silent(_)) {
         for call in &mut calls {
             call.unguarded =
                 matches!(call.pre, Seen::NotRouted | Seen::HostSentNothing) && call.would_match == Some(true);
         }
     }
     Judgement { status, calls, groups_from_now: groups.is_none() }
+}
+
+/// Why a session none of whose events reached hookmux is a host that stopped running its hooks:
+/// hookmux was installed for it before the session began, and the host ran tools.
+fn silent(session: &Session, calls: &[Judged], wired: Option<SystemTime>) -> Option<String> {
+    let (wired, started) = (wired?, session.started?);
+    let ran = calls.iter().filter(|c| c.pre == Seen::NotRouted).count();
+    if started < wired || ran == 0 {
+        return None;
+    }
+    let when = humantime::format_rfc3339_seconds(wired);
+    Some(format!(
+        "hookmux is installed for {} (its entries date from {when}), yet none of this session's {ran} tool call{} \
+         nor any other event reached it: the host ran no hook (an update, a setting that turns hooks off); \
+         `hookmux doctor` checks the wiring",
+        session.host.name(),
+        if ran == 1 { "" } else { "s" }
+    ))
 }
 
 fn is_event(record: &Record, event: HookEvent) -> bool {
@@ -374,6 +401,7 @@ mod tests {
             &session(vec![call("1", "Bash", None, "s"), call("2", "Bash", None, "s"), call("3", "Bash", None, "sub")]),
             &trace,
             &|_| None,
+            None,
         );
         let pre: Vec<Seen> = judged.calls.iter().map(|c| c.pre).collect();
         assert_eq!(pre, [Seen::Hooked, Seen::HostSentNothing, Seen::Hooked]);
@@ -390,7 +418,7 @@ mod tests {
         let trace = Trace::new(&records, false);
         let mut refused = call("t2", "Bash", Some("t2"), "s");
         refused.refused = true;
-        let judged = judge(&session(vec![refused, call("t3", "Glob", Some("t3"), "s")]), &trace, &|_| Some(true));
+        let judged = judge(&session(vec![refused, call("t3", "Glob", Some("t3"), "s")]), &trace, &|_| Some(true), None);
         assert_eq!(judged.calls[0].pre, Seen::Refused);
         assert_eq!((judged.calls[1].pre, judged.calls[1].would_match), (Seen::HostSentNothing, Some(false)));
         assert_eq!(Summary::of(&judged.calls).unguarded, 0);
@@ -400,15 +428,19 @@ mod tests {
     #[test]
     fn a_session_no_dispatch_saw_is_not_routed_and_one_before_the_trace_is_unknown() {
         let records = vec![record("Stop", "other", "", None, "", false)];
-        let judged =
-            judge(&session(vec![call("t1", "Bash", Some("t1"), "s")]), &Trace::new(&records, false), &|_| Some(true));
+        let judged = judge(
+            &session(vec![call("t1", "Bash", Some("t1"), "s")]),
+            &Trace::new(&records, false),
+            &|_| Some(true),
+            None,
+        );
         assert_eq!(judged.status, Status::NotRouted);
         assert_eq!((judged.calls[0].pre, judged.calls[0].would_match), (Seen::NotRouted, Some(true)));
         assert!(!judged.calls[0].unguarded);
         assert!(judged.groups_from_now);
         let mut early = call("t1", "Bash", Some("t1"), "s");
         early.time = humantime::parse_rfc3339_weak("2026-12-02T09:00:00Z").ok();
-        let judged = judge(&session(vec![early]), &Trace::new(&records, true), &|_| Some(true));
+        let judged = judge(&session(vec![early]), &Trace::new(&records, true), &|_| Some(true), None);
         assert!(matches!(judged.status, Status::Unknown(_)), "{:?}", judged.status);
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod judge;
 mod text;
+pub(crate) mod wired;
 
 use crate::engine::config::sources::Sources;
 use crate::engine::select::plan::{self, PlanOptions};
@@ -88,6 +89,11 @@ impl Report {
     pub fn unguarded(&self) -> usize {
         self.summary.as_ref().map_or(0, |s| s.unguarded)
     }
+
+    /// Whether the host ran none of the session's hooks though hookmux is installed for it.
+    pub fn silent(&self) -> bool {
+        matches!(self.status, Status::Silent(_))
+    }
 }
 
 /// A host's sessions, added up.
@@ -97,6 +103,7 @@ pub struct HostTotal {
     pub sessions: usize,
     pub covered: usize,
     pub not_routed: usize,
+    pub silent: usize,
     pub unknown: usize,
     pub summary: Summary,
 }
@@ -111,7 +118,8 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
         None => wanted(&env, options, trace.records()),
     };
     let groups_now = |tool: &str| groups_now(&env, &sources, &root, tool);
-    let mut reports: Vec<Report> = items.into_iter().map(|item| report(item, &trace, &groups_now)).collect();
+    let wired = |host: Host| wired::since(host, &env, &root);
+    let mut reports: Vec<Report> = items.into_iter().map(|item| report(item, &trace, &groups_now, &wired)).collect();
     // A session the trace has that is a subagent's of a session read (its own id, under some
     // hosts) is part of that one.
     let parts: Vec<String> =
@@ -119,9 +127,11 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
     reports.retain(|r| !(r.transcripts.is_empty() && parts.contains(&r.session)));
     let totals = totals(&reports);
     let unguarded: usize = reports.iter().map(Report::unguarded).sum();
+    let silent = reports.iter().filter(|r| r.silent()).count();
     let mut out = anstream::stdout();
     if options.json {
-        let json = serde_json::json!({ "sessions": reports, "hosts": totals, "unguarded": unguarded });
+        let json =
+            serde_json::json!({ "sessions": reports, "hosts": totals, "unguarded": unguarded, "silent": silent });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else if reports.is_empty() {
         writeln!(out, "{}", text::nothing(options))?;
@@ -129,7 +139,7 @@ pub fn run(options: &Options) -> anyhow::Result<ExitCode> {
         text::write(&mut out, &reports, &totals, &super::render::Paths::new(hookmux_platform::dirs::home(&env)))?;
     }
     out.flush()?;
-    Ok(if unguarded > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if unguarded > 0 || silent > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// The trace, as far as coverage can use it.
@@ -296,7 +306,12 @@ fn host_named(name: &str) -> Option<Host> {
 }
 
 /// Reads and judges one session.
-fn report(item: Item, trace: &TraceState, groups_now: &dyn Fn(&str) -> Option<bool>) -> Report {
+fn report(
+    item: Item,
+    trace: &TraceState,
+    groups_now: &dyn Fn(&str) -> Option<bool>,
+    wired: &dyn Fn(Host) -> Option<SystemTime>,
+) -> Report {
     let unknown = |host: String, session: String, why: String, transcripts: Vec<PathBuf>| Report {
         host,
         session,
@@ -347,7 +362,7 @@ fn report(item: Item, trace: &TraceState, groups_now: &dyn Fn(&str) -> Option<bo
             return report;
         }
     };
-    let judgement = judge::judge(&session, &Trace::new(records, rotated_away), groups_now);
+    let judgement = judge::judge(&session, &Trace::new(records, rotated_away), groups_now, wired(session.host));
     report.status = judgement.status;
     if !matches!(report.status, Status::Unknown(_)) {
         report.summary = Some(Summary::of(&judgement.calls));
@@ -385,6 +400,7 @@ fn totals(reports: &[Report]) -> Vec<HostTotal> {
                     sessions: 0,
                     covered: 0,
                     not_routed: 0,
+                    silent: 0,
                     unknown: 0,
                     summary: Summary::default(),
                 });
@@ -395,6 +411,7 @@ fn totals(reports: &[Report]) -> Vec<HostTotal> {
         match report.status {
             Status::Covered => total.covered += 1,
             Status::NotRouted => total.not_routed += 1,
+            Status::Silent(_) => total.silent += 1,
             Status::Unknown(_) => total.unknown += 1,
         }
         if let Some(summary) = &report.summary {
@@ -424,6 +441,7 @@ pub fn recent(env: &Env, sources: &Sources, root: &Path) -> Vec<(Level, String)>
     let since =
         SystemTime::now().checked_sub(Duration::from_secs(DOCTOR_DAYS * 86_400)).unwrap_or(SystemTime::UNIX_EPOCH);
     let groups_now = |tool: &str| groups_now(env, sources, root, tool);
+    let wired = |host: Host| wired::since(host, env, root);
     let mut lines = Vec::new();
     for reader in READERS {
         let mut found = (reader.find)(env, Want::Since(since));
@@ -432,7 +450,7 @@ pub fn recent(env: &Env, sources: &Sources, root: &Path) -> Vec<(Level, String)>
             continue;
         }
         let reports: Vec<Report> =
-            found.into_iter().map(|f| report(Item::Read(reader, f), &trace, &groups_now)).collect();
+            found.into_iter().map(|f| report(Item::Read(reader, f), &trace, &groups_now, &wired)).collect();
         lines.push(text::doctor_line(reader.host, &reports));
     }
     lines

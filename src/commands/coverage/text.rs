@@ -31,7 +31,7 @@ pub fn write(out: &mut impl Write, reports: &[Report], totals: &[HostTotal], pat
         for total in totals {
             let sessions = count(total.sessions, "session");
             let mut line = format!("{BOLD}{}{BOLD:#} {DIM}· {sessions}{DIM:#}", label(&total.host));
-            if total.covered > 0 || total.not_routed > 0 {
+            if total.covered > 0 || total.not_routed > 0 || total.silent > 0 {
                 line.push_str(&format!(": {}", sentence(&total.summary)));
             }
             if total.unknown > 0 {
@@ -46,6 +46,14 @@ pub fn write(out: &mut impl Write, reports: &[Report], totals: &[HostTotal], pat
             out,
             "\n{RED}{} that a PreToolUse group would have matched no hook saw{RED:#}",
             if unguarded == 1 { "1 tool call".to_string() } else { format!("{unguarded} tool calls") }
+        )?;
+    }
+    let silent = reports.iter().filter(|r| r.silent()).count();
+    if silent > 0 {
+        writeln!(
+            out,
+            "\n{RED}{} whose host ran no hook though hookmux is installed for it{RED:#}",
+            count(silent, "session")
         )?;
     }
     Ok(())
@@ -91,6 +99,9 @@ fn session(out: &mut impl Write, report: &Report, paths: &Paths) -> io::Result<(
         (_, None) => return Ok(()),
         (_, Some(summary)) => summary,
     };
+    if let Status::Silent(why) = &report.status {
+        writeln!(out, "  {RED}none of this session's events reached hookmux{RED:#}: {why}")?;
+    }
     if report.status == Status::NotRouted {
         writeln!(
             out,
@@ -204,11 +215,12 @@ pub fn sentence(s: &Summary) -> String {
 pub fn doctor_line(host: Host, reports: &[Report]) -> (Level, String) {
     let days = super::DOCTOR_DAYS;
     let mut summary = Summary::default();
-    let (mut judged, mut unknown, mut not_routed) = (0, Vec::new(), 0);
+    let (mut judged, mut unknown, mut not_routed, mut silent) = (0, Vec::new(), 0, 0);
     for report in reports {
         match &report.status {
             Status::Unknown(why) => unknown.push(why.clone()),
             Status::NotRouted => not_routed += 1,
+            Status::Silent(_) => silent += 1,
             Status::Covered => judged += 1,
         }
         if let (Status::Covered, Some(s)) = (&report.status, &report.summary) {
@@ -217,6 +229,16 @@ pub fn doctor_line(host: Host, reports: &[Report]) -> (Level, String) {
     }
     let name = label(host.name());
     let sessions = count(reports.len(), "session");
+    if silent > 0 {
+        return (
+            Level::Problem,
+            format!(
+                "{name}, last {days} days ({sessions}): {} ran no hook though hookmux is installed for it \
+                 (`hookmux log coverage --since {days}`)",
+                count(silent, "session")
+            ),
+        );
+    }
     if judged == 0 && not_routed == 0 {
         let why = unknown.first().cloned().unwrap_or_default();
         return (Level::Info, format!("{name}: coverage of the last {days} days ({sessions}) unknown: {why}"));

@@ -56,7 +56,8 @@ fn every_recorded_payload_reads_as_claude_events_of_the_session_and_workspace() 
             assert_eq!(mapped.session_id(), root, "{}", path.display());
             assert_eq!(mapped.cwd().as_deref(), Some(Path::new("/home/dev/acme")), "{}", path.display());
             if kind.is_tool_event() {
-                assert!(claude_tools.contains(&mapped.tool_name().unwrap()), "{}", path.display());
+                let tool = mapped.tool_name().unwrap();
+                assert!(claude_tools.contains(&tool) || tool.starts_with("mcp__"), "{}", path.display());
                 assert!(mapped.tool_use_id().is_some_and(|id| id.starts_with("call_mock_")), "{}", path.display());
             }
             let subagent = event.str("parent_agent_id").is_some();
@@ -457,4 +458,23 @@ fn a_cancelled_run_s_reason_reaches_the_model_when_the_session_goes_on() {
     assert!(told.contains("no shell today"), "{told}");
     assert!(told.contains("Cline cannot refuse one tool call and let the turn go on"), "{told}");
     assert_eq!(session.answer("PostToolUse-read_files"), Value::Null, "given once");
+}
+
+#[test]
+fn an_mcp_tool_is_named_as_claude_code_names_it() {
+    // Cline names an MCP server's tool `<server>__<tool>` (recorded: `probe__echo`); the matchers
+    // users write for Claude Code say `mcp__<server>__<tool>`.
+    for name in ["PreToolUse-mcp", "PostToolUse-mcp"] {
+        let event = only(name);
+        assert_eq!(event.tool_name(), Some("mcp__probe__echo"), "{name}");
+        assert_eq!(event.get("tool_input"), Some(&json!({"text": "hi"})), "{name}");
+        let matched =
+            crate::engine::select::matcher::group_verdict(Some("mcp__.*"), HookEvent::PreToolUse, event.tool_name());
+        assert!(matched.is_match(), "{name}");
+    }
+    // Cline's own tools keep their names.
+    for own in ["ask_question", "team_spawn_teammate"] {
+        assert_eq!(tools::parts(own, &json!({}))[0].claude, own);
+    }
+    assert_eq!(tools::parts("mcp__probe__echo", &json!({}))[0].claude, "mcp__probe__echo");
 }

@@ -13,7 +13,8 @@
 //! | `search_codebase {queries: [q, …]}` | one `Grep {pattern: q}` per query |
 //! | `fetch_web_content {requests: [{url, prompt}, …]}` | one `WebFetch {url, prompt}` per request |
 //! | `spawn_agent {systemPrompt, task}` | `Agent {description: "", prompt: task, subagent_type: "general-purpose", system_prompt}` |
-//! | anything else (`ask_question`, `team_*`, MCP tools) | its own name and input |
+//! | an MCP server's tool `<server>__<tool>` | `mcp__<server>__<tool>`, its input as it is |
+//! | anything else (`ask_question`, `team_*`) | its own name and input |
 //!
 //! A result comes as Cline gives it to the model, one item per part: a shell command's
 //! (`[Command exited with code N]` first when it failed, then its stdout, then `[stderr]` and its
@@ -87,8 +88,20 @@ pub fn parts(tool: &str, input: &Value) -> Vec<Part> {
                 "system_prompt": input.get("systemPrompt").cloned().unwrap_or(Value::Null),
             }),
         ),
-        other => part(other, input.clone()),
+        other => part(&claude_mcp_name(other).unwrap_or_else(|| other.to_string()), input.clone()),
     }]
+}
+
+/// Cline names an MCP server's tool `<server>__<tool>` (`probe__echo`), where Claude Code, and so
+/// the matchers users write (`mcp__.*`), name it `mcp__<server>__<tool>`. Cline's own tools have
+/// no `__` in their names. (A name past 64 characters Cline shortens to a hash, which names no
+/// server: it stays as it is.)
+fn claude_mcp_name(name: &str) -> Option<String> {
+    if name.starts_with("mcp__") {
+        return None;
+    }
+    let (server, tool) = name.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then(|| format!("mcp__{name}"))
 }
 
 /// One item of a listed tool as the Claude call's input.

@@ -18,6 +18,7 @@
 //! | `Read` / `view` `{path, view_range}` | `Read` `{file_path, offset, limit}` |
 //! | `Task` / `task` `{name, description, prompt, agent_type}` | `Agent` `{description, prompt, subagent_type}` |
 //! | `bash`, `glob`, `grep`, `web_fetch` | `Bash`, `Glob`, `Grep`, `WebFetch` |
+//! | an MCP server's tool `<server>-<tool>` (`probe-echo`) | `mcp__<server>__<tool>` (`mcp__probe__echo`), so that `mcp__…` matchers match it |
 //! | PostToolUse `tool_result {result_type, text_result_for_llm}` | `tool_response` (Bash: `{stdout, stderr, interrupted, isImage}`) |
 //! | PostToolUse of `Bash` ending `<shellId: N completed with exit code K>`, K ≠ 0 | PostToolUseFailure, `error: "Exit code K"`, as Claude Code reports a failing command |
 //! | SessionStart `source: "new"` | `source: "startup"` |
@@ -177,9 +178,21 @@ pub(crate) fn claude_tool(name: &str, input: &Value) -> String {
         "glob" => "Glob",
         "grep" => "Grep",
         "web_fetch" => "WebFetch",
-        other => other,
+        other => return claude_mcp_name(other).unwrap_or_else(|| other.to_string()),
     }
     .to_string()
+}
+
+/// Copilot names an MCP server's tool `<server>-<tool>` (`probe-echo`), where Claude Code, and so
+/// the matchers users write (`mcp__.*`, `mcp__probe__.*`), name it `mcp__<server>__<tool>`. Copilot's
+/// own tools have no `-` in their names. The event does not say where the server's name ends:
+/// it is taken to end at the first `-`.
+fn claude_mcp_name(name: &str) -> Option<String> {
+    if name.starts_with("mcp__") {
+        return None;
+    }
+    let (server, tool) = name.split_once('-')?;
+    (!server.is_empty() && !tool.is_empty()).then(|| format!("mcp__{server}__{tool}"))
 }
 
 /// Maps a Copilot event to the Claude event its hooks are planned for.

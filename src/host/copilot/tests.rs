@@ -323,3 +323,26 @@ fn copilot_s_trust_of_the_project() {
     std::fs::write(home.join(".copilot/config.json"), config.to_string()).expect("write");
     assert_eq!(copilot_trust(&world(&[]), &event, &installed), HostTrust::Trusted);
 }
+
+#[test]
+fn an_mcp_tool_is_named_as_claude_code_names_it() {
+    // Copilot names an MCP server's tool `<server>-<tool>` (recorded: `probe-echo`); the matchers
+    // users write for Claude Code say `mcp__<server>__<tool>`.
+    for name in ["PreToolUse-mcp", "PostToolUse-mcp"] {
+        let event = one(name);
+        assert_eq!(event.tool_name(), Some("mcp__probe__echo"), "{name}");
+        assert_eq!(event.tool_input_str("text"), Some("hi"), "{name}");
+        let matched =
+            crate::engine::select::matcher::group_verdict(Some("mcp__.*"), HookEvent::PreToolUse, event.tool_name());
+        assert!(matched.is_match(), "{name}");
+    }
+    assert!(is_mcp(&decoded("PostToolUse-mcp")));
+    // Copilot's own tools have no `-`: their names stay.
+    for own in ["report_intent", "read_bash", "fetch_copilot_cli_documentation"] {
+        assert_eq!(claude_tool(own, &json!({})), own);
+    }
+    // A name already in Claude's form, or that names no tool after its server, stays too.
+    for kept in ["mcp__probe__echo", "probe-", "-echo"] {
+        assert_eq!(claude_tool(kept, &json!({})), kept);
+    }
+}

@@ -171,3 +171,96 @@ pub fn is_real_dir(dir: &Path) -> bool {
 pub fn is_dir(dir: &Path) -> bool {
     dir.is_dir()
 }
+
+/// Calls `each` with every item of the array `key` of the JSON object that `path` holds, one item
+/// at a time (a host that keeps a whole session as one JSON document: Cline). An item is counted
+/// in `lines`; the file past [`MAX_FILE_BYTES`] is not read (truncated), and a document that
+/// stops being JSON part way keeps the items before it, the rest counted as one skip.
+pub fn json_array_items(path: &Path, key: &str, mut each: impl FnMut(Value)) -> io::Result<Stats> {
+    let file = open(path)?;
+    if file.metadata()?.len() > MAX_FILE_BYTES {
+        return Ok(Stats { lines: 0, skipped: 1, truncated: true });
+    }
+    let mut stats = Stats::default();
+    let mut de = serde_json::Deserializer::from_reader(BufReader::with_capacity(256 * 1024, file));
+    let read =
+        serde::de::Deserializer::deserialize_map(&mut de, array::Object { key, each: &mut each, stats: &mut stats });
+    if read.is_err() {
+        stats.skipped += 1;
+    }
+    Ok(stats)
+}
+
+/// The serde visitors of [`json_array_items`]: the object's other fields are passed over
+/// without being kept, the array's items handed on one by one.
+mod array {
+    use crate::host::history::lines::{Stats, MAX_LINES};
+    use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::Value;
+    use std::fmt;
+
+    pub(super) struct Object<'a, F> {
+        pub key: &'a str,
+        pub each: &'a mut F,
+        pub stats: &'a mut Stats,
+    }
+
+    impl<'de, F: FnMut(Value)> Visitor<'de> for Object<'_, F> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(name) = map.next_key::<String>()? {
+                if name == self.key {
+                    map.next_value_seed(Items { each: &mut *self.each, stats: &mut *self.stats })?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(())
+        }
+    }
+
+    struct Items<'a, F> {
+        each: &'a mut F,
+        stats: &'a mut Stats,
+    }
+
+    impl<'de, F: FnMut(Value)> DeserializeSeed<'de> for Items<'_, F> {
+        type Value = ();
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+            de.deserialize_any(self)
+        }
+    }
+
+    impl<'de, F: FnMut(Value)> Visitor<'de> for Items<'_, F> {
+        type Value = ();
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON array")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(item) = seq.next_element::<Value>()? {
+                if self.stats.lines >= MAX_LINES {
+                    self.stats.truncated = true;
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    return Ok(());
+                }
+                self.stats.lines += 1;
+                (self.each)(item);
+            }
+            Ok(())
+        }
+
+        /// Not an array: nothing to read, one skip.
+        fn visit_unit<E>(self) -> Result<(), E> {
+            self.stats.skipped += 1;
+            Ok(())
+        }
+    }
+}

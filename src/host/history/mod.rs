@@ -17,11 +17,13 @@
 //! says so.
 
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod gemini;
 pub mod lines;
 pub mod opencode;
+pub mod qwen;
 
 use super::Host;
 use hookmux_sdk::Env;
@@ -204,8 +206,10 @@ pub struct Reader {
     pub recognise: fn(&Path, &[u8]) -> Option<Vec<Found>>,
 }
 
-/// Every host whose transcripts hookmux reads.
-pub const READERS: &[Reader] = &[claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER];
+/// Every host whose transcripts hookmux reads. Qwen Code's lines have Claude Code's fields: it
+/// comes before Claude Code, so that a file named on the command line is told by its `parts`.
+pub const READERS: &[Reader] =
+    &[qwen::READER, claude::READER, codex::READER, gemini::READER, copilot::READER, opencode::READER, cline::READER];
 
 /// The reader of `host`, if hookmux has one.
 pub fn reader(host: Host) -> Option<&'static Reader> {

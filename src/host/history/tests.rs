@@ -33,3 +33,22 @@ fn a_link_or_a_fifo_is_not_read() {
     let names: Vec<String> = lines::entries(dir.path()).into_iter().map(|e| e.name).collect();
     assert_eq!(names, ["secret"]);
 }
+
+#[test]
+fn a_document_is_read_one_item_at_a_time_and_what_breaks_is_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.json");
+    let read = |text: &str| {
+        std::fs::write(&path, text).unwrap();
+        let mut seen = Vec::new();
+        let stats = lines::json_array_items(&path, "messages", |v| seen.push(v["n"].as_i64().unwrap_or(-1))).unwrap();
+        (seen, stats.skipped, stats.truncated)
+    };
+    let whole = r#"{"other": {"messages": [{"n": 9}]}, "messages": [{"n": 1}, "text", {"n": 2}], "after": 1}"#;
+    assert_eq!(read(whole), (vec![1, -1, 2], 0, false));
+    // Cut part way: the items before the break are kept.
+    assert_eq!(read(r#"{"messages": [{"n": 1}, {"n": 2}, {"n": "#), (vec![1, 2], 1, false));
+    for broken in ["[1, 2]", r#"{"messages": "none"}"#, r#"{"messages": null}"#, "not json", ""] {
+        assert_eq!(read(broken), (vec![], 1, false), "{broken}");
+    }
+}
