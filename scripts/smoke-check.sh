@@ -14,6 +14,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 binary=${1:?usage: $0 BINARY [RUNNER...]}
 shift
 [[ -f $binary ]] || { echo "smoke-check: $binary is not a file" >&2; exit 1; }
+# The dispatch below runs in a folder of its own: a relative path would no longer name the binary.
+[[ $binary == /* || $binary == [A-Za-z]:* ]] || binary=$PWD/$binary
 run=("$@" "$binary")
 
 fail() { echo "smoke-check: FAIL: $*" >&2; exit 1; }
