@@ -17,10 +17,11 @@ pub enum Change {
     Delete,
 }
 
-/// The command of an installed entry: this executable, quoted for the shell the host runs it
-/// with, then `dispatch --host HOST`. Refused when the host could not name it (`label` says
-/// which host): a path that is not UTF-8, or one with a `$`, which the host would expand as a
-/// variable.
+/// The command of an installed entry: this executable as every shell the host may hand it to
+/// reads it back (else the bare name `hookmux`, found on `PATH`: see
+/// [`config_file::this_hookmux_word`]), then `dispatch --host HOST`. Refused when the host could
+/// not name it (`label` says which host): a path that is not UTF-8, or one with a `$`, which the
+/// host expands as a variable before any shell sees it.
 pub fn entry_command(host: &str, label: &str) -> anyhow::Result<String> {
     let program = super::config_file::this_hookmux_word(&format!("{label}'s settings.json"))?;
     if program.contains('$') {
