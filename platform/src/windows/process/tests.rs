@@ -163,3 +163,47 @@ fn the_environment_block_is_sorted_without_regard_to_case_and_the_last_value_win
     assert_eq!(env_block(&[]).unwrap(), vec![0, 0]);
     assert!(env_block(&[("A=B".into(), "1".into())]).is_err());
 }
+
+#[test]
+fn a_hook_inherits_no_handle_but_its_own_pipes() {
+    let (read, write) = pipe().unwrap();
+    // Inheritable, as hookmux's own stdout is when the host made it so.
+    // SAFETY: a handle owned here.
+    let made =
+        unsafe { w::SetHandleInformation(write.as_raw_handle(), w::HANDLE_FLAG_INHERIT, w::HANDLE_FLAG_INHERIT) };
+    assert_ne!(made, 0, "{}", io::Error::last_os_error());
+    let dir = tempfile::tempdir().unwrap();
+    let (mut hooks, hook) = cmd("ping -n 300 127.0.0.1", dir.path(), &env(), b"");
+    drop(write);
+    // The pipe ends once no process holds its write end: at once, unless the hook inherited it.
+    let (ended, end) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut byte, mut count) = (0u8, 0u32);
+        // SAFETY: a synchronous read of one byte into `byte` from a handle owned here.
+        let ok = unsafe { ReadFile(read.as_raw_handle(), &mut byte, 1, &mut count, std::ptr::null_mut()) };
+        let _ = ended.send((ok, io::Error::last_os_error().raw_os_error()));
+    });
+    let result = end.recv_timeout(BOUND);
+    let mut seen = Seen::default();
+    hooks.read_now(hook, &mut |event| seen.take(event));
+    hooks.end(hook, Ending::Force);
+    assert_eq!(result, Ok((0, Some(w::ERROR_BROKEN_PIPE as i32))), "the hook held another handle of hookmux's");
+    assert_eq!(seen.exit, None, "the hook had exited before the pipe ended: {seen:?}");
+}
+
+#[test]
+fn a_batch_file_runs_through_cmd_with_its_arguments_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hook.cmd");
+    // `%1` keeps the quotes the argument came in: with `%~1` the script itself would run `c`.
+    std::fs::write(&script, "@echo off\r\necho got %1\r\nexit /b 4\r\n").unwrap();
+    let env = env();
+    let args = [OsString::from("a b&c")];
+    let command = HookCommand { program: script.as_os_str(), args: &args, env: &env, cwd: dir.path() };
+    let mut hooks = Hooks::new();
+    hooks.start(&command, Arc::from(&b""[..])).unwrap();
+    let mut seen = Seen::default();
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert_eq!(String::from_utf8_lossy(&seen.stdout).trim_end(), r#"got "a b&c""#, "{seen:?}");
+    assert_eq!(seen.exit, Some(Some(4)));
+}
