@@ -46,8 +46,10 @@
 //! (`ERROR_BROKEN_PIPE`, no writer left, is its end), stdin a thread writing it then closing
 //! it, and the exit a thread waiting on the process handle (`WaitForSingleObject`, then
 //! `GetExitCodeProcess`): four threads a hook, with small stacks, all reporting into one channel
-//! that [`Hooks::wait`] reads with its deadline. Threads cost no more as hookmux grows here:
-//! Windows has no `fork`, so the N² of the Unix note does not arise. [`Hooks::read_now`] reports
+//! that [`Hooks::wait`] reads with its deadline. The channel is bounded (64 chunks of 64 KiB): a
+//! hook writing faster than hookmux takes its output waits on its pipe, as it would on Unix.
+//! Threads cost no more as hookmux grows here: Windows has no `fork`, so the N² of the Unix note
+//! does not arise. [`Hooks::read_now`] reports
 //! what the threads have read so far (the pipe itself cannot be asked while a thread's read is
 //! pending on it: I/O on a synchronous handle is serialised), and looks at the process handle
 //! for an exit at once.
@@ -81,7 +83,7 @@ use std::os::windows::ffi::OsStrExt;
 use std::os::windows::io::{AsRawHandle, FromRawHandle, OwnedHandle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -97,6 +99,12 @@ const CHUNK: usize = 64 * 1024;
 
 /// The stack of each thread watching a hook: they call the OS and copy bytes, nothing deeper.
 const THREAD_STACK: usize = 64 * 1024;
+
+/// How many messages (each at most a [`CHUNK`] of output) the threads may have sent that
+/// [`Hooks::wait`] has not taken yet. A reader with this many waiting stops reading until there
+/// is room, so a hook that writes faster than it is reported waits on its pipe, as on Unix,
+/// rather than filling hookmux's memory.
+const IN_FLIGHT: usize = 64;
 
 /// The exit code of a hook ended by [`Ending::Force`].
 const FORCED_EXIT: u32 = 1;
@@ -149,7 +157,7 @@ impl Message {
 
 pub struct Hooks {
     hooks: Vec<Option<Hook>>,
-    sender: Sender<Message>,
+    sender: SyncSender<Message>,
     receiver: Receiver<Message>,
     /// Messages taken from the channel by [`Hooks::read_now`] for other hooks, in order.
     pending: VecDeque<Message>,
@@ -175,7 +183,7 @@ impl Hook {
 
 impl Hooks {
     pub fn new() -> Hooks {
-        let (sender, receiver) = mpsc::channel();
+        let (sender, receiver) = mpsc::sync_channel(IN_FLIGHT);
         Hooks { hooks: Vec::new(), sender, receiver, pending: VecDeque::new() }
     }
 
@@ -373,7 +381,7 @@ fn thread(name: &str, run: impl FnOnce() + Send + 'static) -> io::Result<JoinHan
 
 /// Reads `pipe` to its end, reporting what it gives; an error ends it as the end of the pipe
 /// does (nothing more will come), a release without a word.
-fn read_all(pipe: &OwnedHandle, hook: HookId, stream: Stream, sender: &Sender<Message>, released: &AtomicBool) {
+fn read_all(pipe: &OwnedHandle, hook: HookId, stream: Stream, sender: &SyncSender<Message>, released: &AtomicBool) {
     let mut chunk = vec![0u8; CHUNK];
     loop {
         if released.load(Ordering::Relaxed) {
@@ -599,9 +607,10 @@ fn resolve(command: &HookCommand<'_>, vars: &Env<'_>) -> io::Result<PathBuf> {
             format!("{:?} is not a program name", command.program),
         ));
     };
-    let found = match program::is_path(word) {
-        true => program::file_at(&command.cwd.join(word), vars),
-        false => program::find(word, vars),
+    let found = if program::is_path(word) {
+        program::file_at(&command.cwd.join(word), vars)
+    } else {
+        program::find(word, vars)
     };
     found.ok_or_else(|| {
         let place = if program::is_path(word) { "no such file" } else { "not found on the PATH of its environment" };

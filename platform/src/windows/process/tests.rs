@@ -99,7 +99,7 @@ fn a_missing_program_is_not_started() {
     let dir = tempfile::tempdir().unwrap();
     let env = env();
     let command = HookCommand { program: OsStr::new("no-such-program-here"), args: &[], env: &env, cwd: dir.path() };
-    let err = Hooks::new().start(&command, Arc::from(&b""[..])).err().unwrap();
+    let err = Hooks::new().start(&command, Arc::from(&b""[..])).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
 }
 
@@ -206,4 +206,16 @@ fn a_batch_file_runs_through_cmd_with_its_arguments_as_text() {
     run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
     assert_eq!(String::from_utf8_lossy(&seen.stdout).trim_end(), r#"got "a b&c""#, "{seen:?}");
     assert_eq!(seen.exit, Some(Some(4)));
+}
+
+#[test]
+fn output_written_in_more_pieces_than_may_wait_in_the_channel_is_all_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // 5 000 lines, each written on its own: many more writes than messages may wait at once.
+    std::fs::write(dir.path().join("line.txt"), format!("{}\r\n", "x".repeat(200))).unwrap();
+    let (mut hooks, _) = cmd("for /L %i in (1,1,5000) do @type line.txt", dir.path(), &env(), b"");
+    let mut seen = Seen::default();
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert_eq!(seen.exit, Some(Some(0)), "{:?}", seen.ended);
+    assert_eq!(seen.stdout.len(), 5_000 * 202);
 }
