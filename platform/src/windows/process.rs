@@ -517,7 +517,8 @@ fn create_process(
     let stdout = stdout.map(|(ours, _theirs)| ours);
     let stderr = stderr.map(|(ours, _theirs)| ours);
     if made == 0 {
-        return Err(io::Error::new(err.kind(), format!("cannot start {}: {err}", program.display())));
+        // As Windows gave it: the caller names the program, and looks at the error's number.
+        return Err(err);
     }
     // SAFETY: CreateProcessW made both handles, owned by nothing else.
     let (process, thread) =
