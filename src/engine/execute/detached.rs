@@ -31,7 +31,8 @@ const PREFIX: &str = "run-";
 
 /// The session mark of `session` under `host`, as detached hooks carry it.
 pub fn session_mark(host: &str, session: &str) -> String {
-    let digest = Sha256::digest(format!("{host}\n{session}").as_bytes());
+    // The host's name is prefixed with its length: no pair of names hashes the same text.
+    let digest = Sha256::digest(format!("{}:{host}\n{session}", host.len()).as_bytes());
     digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
