@@ -126,8 +126,9 @@ pub struct HookCommand<'a> {
 }
 
 /// Set in a detached hook's environment (beside its own [`HOOK_RUN`]) to a mark of the session
-/// that started it, which the processes it starts inherit: at the session's end, only a process
-/// that carries both, and that was recorded when it started, is ended (see [`end_detached`]).
+/// that started it, which the processes it starts inherit: at the session's end, a hook is ended
+/// only if it was recorded when it started and its environment carries both (see
+/// [`end_detached`]).
 pub const SESSION: &str = "HOOKMUX_SESSION";
 
 /// A hook started by [`start_detached`].
@@ -175,16 +176,16 @@ pub fn still_runs(proc: Proc) -> bool {
 }
 
 /// Ends, at the end of the session whose [`SESSION`] mark is `session`, those of its detached
-/// hooks `runs` that still run, with what they started, as a hook that overran its timeout is
-/// ended: asked first ([`Ending::Ask`]), then forced after `grace` if any is still running (the
-/// wait stops as soon as none is).
+/// hooks `runs` that still run, with the processes below them, as Claude Code ends its own:
+/// asked first ([`Ending::Ask`]), then forced after `grace` if any is still running (the wait
+/// stops as soon as none is).
 ///
-/// A process is ended only when it is provably one of them: the recorded process itself (same
-/// pid, same start time) whose environment carries both `SESSION=session` and its own
-/// [`HOOK_RUN`] value; a process whose environment carries both, while the recorded hook still
-/// runs; and the processes below those. Never this process nor one of its ancestors. A hook that
-/// has already exited is not looked for: what it left running stays, as under Claude Code.
-/// Returns how many processes were asked to end.
+/// A hook is ended only when it is provably one of them: the recorded process itself (same pid,
+/// same start time) whose environment carries both `SESSION=session` and its own [`HOOK_RUN`]
+/// value. With it go the processes below it by parent links; never this process nor one of its
+/// ancestors. A process the hook double-forked (below no hook any more) is left running, and so
+/// is what a hook that has already exited left: as under Claude Code. Returns how many processes
+/// were asked to end.
 ///
 /// Linux and macOS; not yet on Windows, nor on other Unix systems, where nothing is ended (their
 /// hooks cannot be named: [`Detached::proc`] is `None`).

@@ -68,7 +68,7 @@ pub fn end(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> usize {
     if live.is_empty() {
         return 0;
     }
-    let asked = of_hooks(&table, &live, &session, own, &live.iter().map(|(proc, _)| *proc).collect());
+    let asked = of_hooks(&table, own, &live.iter().map(|(proc, _)| *proc).collect());
     asked.iter().for_each(|proc| signal_if_running(*proc, libc::SIGTERM));
     let until = Instant::now() + grace;
     while asked.iter().any(|proc| still_runs(*proc)) && Instant::now() < until {
@@ -76,7 +76,7 @@ pub fn end(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> usize {
     }
     // Looked for again: what they started meanwhile, and what is below those that ignored the ask.
     let table = ProcTable::read();
-    let forced = of_hooks(&table, &live, &session, own, &asked);
+    let forced = of_hooks(&table, own, &asked);
     forced.iter().for_each(|proc| signal_if_running(*proc, libc::SIGKILL));
     // A killed process is gone a moment later: waited for briefly, so that what runs next (the
     // SessionEnd hooks) does not see it still running.
@@ -87,21 +87,12 @@ pub fn end(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> usize {
     asked.len()
 }
 
-/// The processes of the `live` hooks: those `known`, those whose environment carries a hook's
-/// mark and the session's, and everything below them; never `own` nor its ancestors.
-fn of_hooks(
-    table: &ProcTable,
-    live: &[&(Proc, Vec<u8>)],
-    session: &[u8],
-    own: i32,
-    known: &BTreeSet<Proc>,
-) -> BTreeSet<Proc> {
-    let mut roots = known.clone();
-    for (_, run) in live {
-        roots.extend(tree::carrying(table, run, own).into_iter().filter(|proc| table.environ_holds(proc.pid, session)));
-    }
+/// The hooks' processes: those `known` that still run and everything below them; never `own` nor
+/// its ancestors. A process the hook double-forked is below none of them, and is left running, as
+/// Claude Code leaves it.
+fn of_hooks(table: &ProcTable, own: i32, known: &BTreeSet<Proc>) -> BTreeSet<Proc> {
     let spared = tree::ancestors(table, own);
-    let mut found = tree::below(table, &roots);
+    let mut found = tree::below(table, known);
     found.retain(|proc| !spared.contains(&proc.pid));
     found
 }
