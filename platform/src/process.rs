@@ -28,6 +28,11 @@
 //!   behaviour rests on how one kernel's `poll` reports a hang-up.
 //! - [`Hooks::end`]: ending a hook that overran its timeout with everything it started, asking
 //!   first, then forcing; the timing (the grace between the two) is the caller's.
+//! - [`start_detached`] and [`end_detached`]: a hook that is not waited for (`async`) carries its
+//!   own [`HOOK_RUN`] and its session's [`SESSION`] mark, and is named by pid and start time when
+//!   it starts, so that its session's end can end it if it still runs, and nothing else. Unix
+//!   (`unix/detached.rs`): Linux and macOS, over the same process tables as [`Hooks::end`].
+//!   Windows (`windows/detached.rs`): started, never named nor ended yet.
 //!
 //! The timing rules (timeouts, the quiet window after a hook exits, when output counts as cut
 //! short), the capture caps and what an answer means are the caller's: this module reports what
