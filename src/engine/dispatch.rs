@@ -269,10 +269,15 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
     }
     run.trace = world.trace.mode();
     // The session ends: its detached hooks that still run are ended first, as Claude Code ends
-    // its own before it runs the SessionEnd hooks.
+    // its own before it runs the SessionEnd hooks. The time that takes comes out of the SessionEnd
+    // hooks' budget, which is the host's for this whole dispatch.
+    let mut ending_took = None;
     if let Some(mark) = setup.session_mark.as_deref().filter(|_| !dry && first_kind == Some(HookEvent::SessionEnd)) {
         if let Some(records) = Records::open(&world.env, mark) {
-            records.end_all(mark);
+            let ending = Instant::now();
+            if records.end_all(mark) > 0 {
+                ending_took = Some(ending.elapsed());
+            }
         }
     }
     let mut kind = None;
@@ -291,6 +296,11 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
             plan.within(left.saturating_sub(process::KILL_GRACE + process::QUIET_WINDOW))
         });
         let plan = bounded.as_ref().unwrap_or(plan);
+        let shortened = ending_took.filter(|_| plan.event == Some(HookEvent::SessionEnd)).map(|took| {
+            let budget = plan.handlers.iter().map(|handler| handler.timeout).max().unwrap_or_default();
+            plan.within(budget.saturating_sub(took))
+        });
+        let plan = shortened.as_ref().unwrap_or(plan);
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         world.trace.update(|record| record.add_plan(plan));
         run.collect(event, plan, setup, world, &teller);
