@@ -900,7 +900,9 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
 /// decisions, and the matcher is tested against `to_model`.
 #[test]
 fn pre_model_switch_decides_like_a_permission() {
-    let event = common::event("events/PreModelSwitch.json", Path::new("/tmp"));
+    // The transcript path moves into a folder of the test's own, not a machine path.
+    let scratch = tempfile::tempdir().unwrap();
+    let event = common::event("events/PreModelSwitch.json", scratch.path());
     let deny = r#"printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "deny", "permissionDecisionReason": "not now"}}'"#;
     let allow =
         r#"printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "allow"}}'"#;
@@ -933,7 +935,9 @@ fn pre_model_switch_decides_like_a_permission() {
 /// `additionalContext` beside it.
 #[test]
 fn post_model_switch_takes_context() {
-    let event = common::event("events/PostModelSwitch.json", Path::new("/tmp"));
+    // The transcript path moves into a folder of the test's own, not a machine path.
+    let scratch = tempfile::tempdir().unwrap();
+    let event = common::event("events/PostModelSwitch.json", scratch.path());
     let project = Project::new(hooks("PostModelSwitch", json!([command("echo 'mind the cache'")])));
     assert_eq!(project.dispatch(event.clone()).stdout, "mind the cache\n");
     let context =
