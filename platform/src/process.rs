@@ -28,6 +28,11 @@
 //!   behaviour rests on how one kernel's `poll` reports a hang-up.
 //! - [`Hooks::end`]: ending a hook that overran its timeout with everything it started, asking
 //!   first, then forcing; the timing (the grace between the two) is the caller's.
+//! - [`start_detached`] and [`end_detached`]: a hook that is not waited for (`async`) carries its
+//!   own [`HOOK_RUN`] and its session's [`SESSION`] mark, and is named by pid and start time when
+//!   it starts, so that its session's end can end it if it still runs, and nothing else. Unix
+//!   (`unix/detached.rs`): Linux and macOS, over the same process tables as [`Hooks::end`].
+//!   Windows (`windows/detached.rs`): started, never named nor ended yet.
 //!
 //! The timing rules (timeouts, the quiet window after a hook exits, when output counts as cut
 //! short), the capture caps and what an answer means are the caller's: this module reports what
@@ -67,10 +72,16 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+pub use crate::tree::Proc;
 
 #[cfg(unix)]
+use crate::unix::detached;
+#[cfg(unix)]
 use crate::unix::process as sys;
+#[cfg(windows)]
+use crate::windows::detached;
 #[cfg(windows)]
 use crate::windows::process as sys;
 
@@ -121,12 +132,72 @@ pub struct HookCommand<'a> {
     pub cwd: &'a Path,
 }
 
+/// Set in a detached hook's environment (beside its own [`HOOK_RUN`]) to a mark of the session
+/// that started it, which the processes it starts inherit: at the session's end, a hook is ended
+/// only if it was recorded when it started and its environment carries both (see
+/// [`end_detached`]).
+pub const SESSION: &str = "HOOKMUX_SESSION";
+
+/// A hook started by [`start_detached`].
+pub struct Detached {
+    /// The hook's process, by pid and start time; `None` where it cannot be named (it had already
+    /// exited when looked at, or the OS module cannot read its start time: not yet on Windows, nor
+    /// on Unix systems other than Linux and macOS).
+    pub proc: Option<Proc>,
+    /// Its [`HOOK_RUN`] value.
+    pub run: OsString,
+    /// The thread writing its stdin, which the caller may join (bounded) before exiting so that
+    /// the event is delivered.
+    pub writer: JoinHandle<()>,
+}
+
+/// A detached hook of a session, as recorded when it started, to be ended at the session's end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DetachedRun {
+    pub proc: Proc,
+    /// Its [`HOOK_RUN`] value.
+    pub run: OsString,
+}
+
 /// Starts `command` as a hook that is not waited for (`async: true`): in a session of its own,
-/// stdout and stderr to nowhere, `stdin` written to it from a thread of its own. Returns that
-/// thread, which the caller may join (bounded) before exiting so that the event is delivered;
-/// the process is reaped by the system once hookmux exits.
-pub fn start_detached(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
-    sys::start_detached(command, stdin)
+/// stdout and stderr to nowhere, `stdin` written to it from a thread of its own, with a
+/// [`HOOK_RUN`] value of its own and, when `session` is given, [`SESSION`] set to it (both
+/// replace what `command`'s environment held under those names). The process is reaped by the
+/// system once hookmux exits.
+pub fn start_detached(command: &HookCommand<'_>, stdin: Arc<[u8]>, session: Option<&OsStr>) -> io::Result<Detached> {
+    let run = hook_run_mark();
+    let mut env: Vec<(OsString, OsString)> =
+        command.env.iter().filter(|(name, _)| name != HOOK_RUN && name != SESSION).cloned().collect();
+    env.push((HOOK_RUN.into(), run.clone()));
+    if let Some(session) = session {
+        env.push((SESSION.into(), session.to_os_string()));
+    }
+    let (proc, writer) = detached::start(&HookCommand { env: &env, ..*command }, stdin)?;
+    Ok(Detached { proc, run, writer })
+}
+
+/// Whether the process `proc` names still runs: the same pid with the same start time, not
+/// exited. Always false where processes cannot be named (see [`Detached::proc`]).
+pub fn still_runs(proc: Proc) -> bool {
+    detached::still_runs(proc)
+}
+
+/// Ends, at the end of the session whose [`SESSION`] mark is `session`, those of its detached
+/// hooks `runs` that still run, with the processes below them, as Claude Code ends its own:
+/// asked first ([`Ending::Ask`]), then forced after `grace` if any is still running (the wait
+/// stops as soon as none is).
+///
+/// A hook is ended only when it is provably one of them: the recorded process itself (same pid,
+/// same start time) whose environment carries both `SESSION=session` and its own [`HOOK_RUN`]
+/// value. With it go the processes below it by parent links; never this process nor one of its
+/// ancestors. A process the hook double-forked (below no hook any more) is left running, and so
+/// is what a hook that has already exited left: as under Claude Code. Returns how many processes
+/// were asked to end.
+///
+/// Linux and macOS; not yet on Windows, nor on other Unix systems, where nothing is ended (their
+/// hooks cannot be named: [`Detached::proc`] is `None`).
+pub fn end_detached(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> usize {
+    detached::end(runs, session, grace)
 }
 
 /// A value for [`HOOK_RUN`] that no other hook run, of this process or another, has.

@@ -75,6 +75,23 @@ pub fn carrying(table: &impl Table, entry: &[u8], own: i32) -> BTreeSet<Proc> {
         .collect()
 }
 
+/// `pid` and every process above it by parent links, as the table shows them: the processes that
+/// ending others must spare (hookmux itself, the host that started it, and what started the host).
+pub fn ancestors(table: &impl Table, pid: i32) -> BTreeSet<i32> {
+    let rows = table.rows();
+    let mut found = BTreeSet::from([pid]);
+    let mut at = pid;
+    // Bounded, for a table read while processes come and go that holds a cycle.
+    for _ in 0..rows.len() {
+        let Some(parent) = rows.iter().find(|row| row.proc.pid == at).map(|row| row.ppid) else { break };
+        if parent <= 0 || !found.insert(parent) {
+            break;
+        }
+        at = parent;
+    }
+    found
+}
+
 /// A hook's processes: those carrying its mark, those already `known`, and everything below them.
 pub fn of_hook(table: &impl Table, mark: &[u8], own: i32, known: &BTreeSet<Proc>) -> BTreeSet<Proc> {
     let mut roots = carrying(table, mark, own);
@@ -170,6 +187,17 @@ mod tests {
         assert_eq!(pids(&carrying(&table, b"MARK=1", 40)), [30]);
         assert!(carrying(&table, b"MARK=2", 40).is_empty(), "another hook's mark is not this one");
         assert_eq!(pids(&of_hook(&table, b"MARK=1", 40, &BTreeSet::new())), [30, 31]);
+    }
+
+    #[test]
+    fn ancestors_are_the_parent_links_up_from_a_process_and_end_on_a_cycle() {
+        // 1 ─ 5 (the host) ─ 7 (hookmux) ─ 9; 1 ─ 20 is someone else's.
+        let table =
+            fake(&[(1, 1, 0, false), (5, 2, 1, false), (7, 3, 5, false), (9, 4, 7, false), (20, 5, 1, false)], &[]);
+        assert_eq!(ancestors(&table, 7).into_iter().collect::<Vec<_>>(), [1, 5, 7]);
+        let cycle = fake(&[(10, 5, 11, false), (11, 6, 10, false)], &[]);
+        assert_eq!(ancestors(&cycle, 10).into_iter().collect::<Vec<_>>(), [10, 11]);
+        assert_eq!(ancestors(&cycle, 99).into_iter().collect::<Vec<_>>(), [99], "a process the table lacks");
     }
 
     #[test]

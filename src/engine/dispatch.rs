@@ -12,6 +12,7 @@ use crate::engine::config::settings::SettingsFile;
 use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::HostTrust;
 use crate::engine::execute::builtin::hook_cwd;
+use crate::engine::execute::detached::{self, Records};
 use crate::engine::execute::http::HttpPolicy;
 use crate::engine::execute::process::{self, CAPTURE_CAP};
 use crate::engine::execute::run::{self, Ran, RunContext, DISPATCH_CHAIN};
@@ -47,6 +48,9 @@ pub struct DispatchOptions {
     /// kills a hook after 120 s): no handler is waited for past it, so the one answer always
     /// arrives. `None`: every handler keeps its own timeout.
     pub answer_within: Option<Duration>,
+    /// The host's name, as `--host` spells it: with the session id, it makes the session's mark
+    /// on the detached hooks dispatch starts (see [`detached`]).
+    pub host: &'static str,
 }
 
 /// The world dispatch runs in, gathered by the caller (the CLI: the process's own).
@@ -113,6 +117,9 @@ pub struct Setup {
     chain: String,
     /// When the host stops waiting for the answer ([`DispatchOptions::answer_within`]).
     pub deadline: Option<Instant>,
+    /// The session's mark on the detached hooks this dispatch starts, and whose detached hooks
+    /// its SessionEnd ends; `None` without a session id.
+    pub session_mark: Option<String>,
 }
 
 impl Setup {
@@ -136,7 +143,13 @@ impl Setup {
                 .and_then(|ms| ms.trim().parse::<u64>().ok())
                 .map(Duration::from_millis),
         };
-        Setup { project_trust, ..Setup::new(sources, project_root, plan_options, &world.env, event.session_id()) }
+        let session_mark =
+            event.session_id().filter(|id| !id.is_empty()).map(|id| detached::session_mark(options.host, id));
+        Setup {
+            project_trust,
+            session_mark,
+            ..Setup::new(sources, project_root, plan_options, &world.env, event.session_id())
+        }
     }
 
     /// Leaves out the hooks of files that the dispatches which led to this one (for the same
@@ -168,6 +181,7 @@ impl Setup {
             project_trust: ProjectTrust::Untrusted,
             chain: chain.to_env(),
             deadline: None,
+            session_mark: None,
         }
     }
 }
@@ -238,6 +252,7 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         return Err(NotRun::NotAHookEvent(plan.problem.clone().unwrap_or_default()));
     }
     let teller = Teller::new(&world.env, first.session_id(), dry);
+    let first_kind = planned.first().and_then(|(_, plan)| plan.event);
     let mut run = Collected {
         dry,
         notices: setup.sources.diagnostics().filter_map(|d| teller.tell(&source_notice(&setup.sources, d))).collect(),
@@ -253,6 +268,18 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
         run.notices.extend(teller.tell(&Notice::TraceUnwritable { why }));
     }
     run.trace = world.trace.mode();
+    // The session ends: its detached hooks that still run are ended first, as Claude Code ends
+    // its own before it runs the SessionEnd hooks. The time that takes comes out of the SessionEnd
+    // hooks' budget, which is the host's for this whole dispatch.
+    let mut ending_took = None;
+    if let Some(mark) = setup.session_mark.as_deref().filter(|_| !dry && first_kind == Some(HookEvent::SessionEnd)) {
+        if let Some(records) = Records::open(&world.env, mark) {
+            let ending = Instant::now();
+            if records.end_all(mark) > 0 {
+                ending_took = Some(ending.elapsed());
+            }
+        }
+    }
     let mut kind = None;
     let mut hook_name = String::new();
     // Where each event's handlers end among the runs, for its own `updatedInput`.
@@ -269,6 +296,11 @@ pub fn run_plans(planned: &[(&Event, &Plan<'_>)], setup: &Setup, world: &World, 
             plan.within(left.saturating_sub(process::KILL_GRACE + process::QUIET_WINDOW))
         });
         let plan = bounded.as_ref().unwrap_or(plan);
+        let shortened = ending_took.filter(|_| plan.event == Some(HookEvent::SessionEnd)).map(|took| {
+            let budget = plan.handlers.iter().map(|handler| handler.timeout).max().unwrap_or_default();
+            plan.within(budget.saturating_sub(took))
+        });
+        let plan = shortened.as_ref().unwrap_or(plan);
         run.notices.extend(Notice::unchecked_matchers(plan).filter_map(|notice| teller.tell(&notice)));
         world.trace.update(|record| record.add_plan(plan));
         run.collect(event, plan, setup, world, &teller);
@@ -351,8 +383,16 @@ impl Collected {
             self.dry,
         );
         cx.project_trust = setup.project_trust;
-        let (results, writers) = run::run_plan(plan, &Arc::new(cx));
-        self.detached.extend(writers);
+        cx.session_mark = setup.session_mark.clone();
+        let (results, started) = run::run_plan(plan, &Arc::new(cx));
+        let records =
+            setup.session_mark.as_deref().filter(|_| !self.dry).and_then(|mark| Records::open(&world.env, mark));
+        for hook in started {
+            if let Some(records) = &records {
+                records.record(&hook);
+            }
+            self.detached.push(hook.writer);
+        }
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
             let mut traced = self.trace.map(|_| HookTrace::planned(planned));

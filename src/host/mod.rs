@@ -50,11 +50,13 @@ pub enum Host {
 /// Runs dispatch for `host` on the raw event the host sent, and writes the trace of what it did
 /// (see [`crate::engine::trace`]) once the answer is ready.
 pub fn dispatch(host: Host, stdin: Vec<u8>, world: &World, options: &DispatchOptions) -> Encoded {
-    let (name, encoded) = match host {
+    let host = match host {
         // Copilot runs the entries of Claude Code's settings files too: its events get its answers.
-        Host::Claude if copilot::sent_by_copilot(&world.env, &stdin) => {
-            (Host::Copilot, copilot::dispatch(stdin, world, options))
-        }
+        Host::Claude if copilot::sent_by_copilot(&world.env, &stdin) => Host::Copilot,
+        host => host,
+    };
+    let options = &DispatchOptions { host: host.name(), ..options.clone() };
+    let (name, encoded) = match host {
         Host::Claude => (host, claude::dispatch(stdin, world, options)),
         Host::Codex => (host, codex::dispatch(stdin, world, options)),
         Host::Gemini => (host, gemini::dispatch(stdin, world, options)),

@@ -15,10 +15,14 @@ struct Workspace {
 
 impl Workspace {
     /// A project whose `.claude/settings.json` holds `settings`, and a home with Cline's own
-    /// provider settings in it.
+    /// provider settings in it. The project is a repository (`.git`), as the recorded one is:
+    /// hookmux finds the project of a Cline workspace by walking up to the nearest `.git`, and
+    /// without one of its own the walk would leave the temporary folder (a stray `/tmp/.git`
+    /// made `/tmp` the project).
     fn new(settings: Value) -> Workspace {
         let root = tempfile::tempdir().expect("a temporary folder");
         let dir = root.path().to_path_buf();
+        std::fs::create_dir_all(dir.join(".git")).expect("mkdir");
         let home = dir.join("home");
         std::fs::create_dir_all(home.join(".cline/data/settings")).expect("mkdir");
         std::fs::write(home.join(".cline/data/settings/providers.json"), "{\"version\":1}\n").expect("write");

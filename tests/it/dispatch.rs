@@ -480,6 +480,89 @@ fn async_hooks_start_and_are_not_waited_for() {
     assert!(project.read("async-stdin.txt").contains("\"hook_event_name\":\"PreToolUse\""));
 }
 
+/// An event of `session`: the Bash call's, renamed `event`.
+fn session_event(project: &Project, event: &str, session: &str) -> Value {
+    let mut payload = project.bash_event();
+    payload["hook_event_name"] = event.into();
+    payload["session_id"] = session.into();
+    if event == "SessionEnd" {
+        payload["reason"] = "other".into();
+    }
+    payload
+}
+
+#[test]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "macos")),
+    ignore = "detached hooks are named by pid and start time on Linux and macOS only, and ended there only"
+)]
+fn a_sessions_end_ends_its_detached_hooks_and_those_of_no_other_session() {
+    // Each async hook writes its pid and its child's pid into files named after its session, then
+    // waits; it ignores SIGTERM, as its child does (an ignored signal stays ignored across exec),
+    // so that only the forced end reaches them. It double-forks a daemon too, below no hook.
+    let hook = format!(
+        "trap '' TERM; ( {SETSID} sh -c 'echo $$ > \"$CLAUDE_CODE_SESSION_ID.daemon\"; exec sleep 300' >/dev/null 2>&1 & ); \
+         sleep 300 & echo $! > \"$CLAUDE_CODE_SESSION_ID.child\"; \
+         echo \"$HOOKMUX_SESSION\" > \"$CLAUDE_CODE_SESSION_ID.mark\"; \
+         echo $$ > \"$CLAUDE_CODE_SESSION_ID.tmp\"; mv \"$CLAUDE_CODE_SESSION_ID.tmp\" \"$CLAUDE_CODE_SESSION_ID.pid\"; wait"
+    );
+    let project = Project::new(json!({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": hook, "async": true}]}],
+        "SessionEnd": [{"hooks": [command(
+            "for f in *.pid; do s=$(ps -o stat= -p $(cat $f)); case \"$s\" in ''|Z*) ;; *) echo $f >> alive-at-session-end.txt;; esac; done"
+        )]}]
+    }}));
+    for session in ["session-a", "session-b"] {
+        let out = project.dispatch(session_event(&project, "PreToolUse", session));
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+    }
+    let pids = |session: &str| -> [i32; 3] {
+        for what in ["pid", "daemon"] {
+            assert!(wait_until(Duration::from_secs(10), || !project.read(&format!("{session}.{what}")).is_empty()));
+        }
+        ["pid", "child", "daemon"].map(|what| project.read(&format!("{session}.{what}")).trim().parse().expect("a pid"))
+    };
+    let ([a_hook, a_child, a_daemon], b) = (pids("session-a"), pids("session-b"));
+    let a = [a_hook, a_child];
+    assert!(a.iter().chain(&b).all(|pid| running(*pid)), "the async hooks run after dispatch answered");
+    // A process of the user's that carries session A's mark but was started by no hook of it.
+    let mark = project.read("session-a.mark").trim().to_string();
+    assert_eq!(mark.len(), 24, "the hook carries its session's mark: {mark:?}");
+    let mut stranger = std::process::Command::new("sleep").arg("300").env("HOOKMUX_SESSION", &mark).spawn().unwrap();
+
+    let out = project.dispatch(session_event(&project, "SessionEnd", "session-a"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for pid in a {
+        assert!(wait_until(Duration::from_secs(10), || !running(pid)), "session A's process {pid} still runs");
+    }
+    assert_eq!(
+        project.read("alive-at-session-end.txt"),
+        "session-b.pid\n",
+        "session A's hook is ended before the SessionEnd hooks run, as Claude Code does"
+    );
+    assert!(b.iter().all(|pid| running(*pid)), "another session's hooks are left alone");
+    assert!(running(a_daemon), "what the hook double-forked outlives the session, as under Claude Code");
+    // SAFETY: kill only sends a signal, to the daemon this test's hook started.
+    unsafe { libc::kill(a_daemon, libc::SIGKILL) };
+    assert_eq!(stranger.try_wait().unwrap(), None, "a process no hook of the session started is left alone");
+    let _ = stranger.kill();
+    let _ = stranger.wait();
+
+    let out = project.dispatch(session_event(&project, "SessionEnd", "session-b"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for pid in &b[..2] {
+        assert!(wait_until(Duration::from_secs(10), || !running(*pid)), "session B's process {pid} still runs");
+    }
+    // SAFETY: as above.
+    unsafe { libc::kill(b[2], libc::SIGKILL) };
+    let records = project.path().join(".local/state/hookmux/detached");
+    assert_eq!(
+        std::fs::read_dir(&records).map(|dir| dir.count()).unwrap_or(0),
+        0,
+        "the ended sessions' records are removed"
+    );
+}
+
 #[test]
 fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
     let project = Project::new(hooks(
@@ -817,7 +900,9 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
 /// decisions, and the matcher is tested against `to_model`.
 #[test]
 fn pre_model_switch_decides_like_a_permission() {
-    let event = common::event("events/PreModelSwitch.json", Path::new("/tmp"));
+    // The transcript path moves into a folder of the test's own, not a machine path.
+    let scratch = tempfile::tempdir().unwrap();
+    let event = common::event("events/PreModelSwitch.json", scratch.path());
     let deny = r#"printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "deny", "permissionDecisionReason": "not now"}}'"#;
     let allow =
         r#"printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreModelSwitch", "permissionDecision": "allow"}}'"#;
@@ -850,7 +935,9 @@ fn pre_model_switch_decides_like_a_permission() {
 /// `additionalContext` beside it.
 #[test]
 fn post_model_switch_takes_context() {
-    let event = common::event("events/PostModelSwitch.json", Path::new("/tmp"));
+    // The transcript path moves into a folder of the test's own, not a machine path.
+    let scratch = tempfile::tempdir().unwrap();
+    let event = common::event("events/PostModelSwitch.json", scratch.path());
     let project = Project::new(hooks("PostModelSwitch", json!([command("echo 'mind the cache'")])));
     assert_eq!(project.dispatch(event.clone()).stdout, "mind the cache\n");
     let context =

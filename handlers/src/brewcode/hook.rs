@@ -355,18 +355,29 @@ impl<'a> Hook<'a> {
 /// or one above it holds `.git` or `.claude`. brewcode creates its log folder under whatever `cwd`
 /// the event names; outside a project that would put a `.claude/` into any folder the caller picks
 /// (`/etc`, when run as root), so there is no log there. The `.claude` in `$HOME` is the user's own
-/// settings, not a project's.
+/// settings, not a project's. The walk up stops below a folder of `$GIT_CEILING_DIRECTORIES`, as
+/// git's own search for a repository does.
 fn in_project(cx: &Context, cwd: &str) -> bool {
     let env = cx.env();
     if env.get_os("CLAUDE_PROJECT_DIR").is_some_and(|dir| !dir.is_empty()) {
         return true;
     }
     let home = hookmux_platform::dirs::home(env);
+    let ceilings: Vec<PathBuf> = env
+        .get_os("GIT_CEILING_DIRECTORIES")
+        .map(|list| std::env::split_paths(list).filter(|dir| dir.is_absolute()).collect())
+        .unwrap_or_default();
     // A relative cwd resolves as every other brewcode path does: against the hook's folder.
     let start = cx.cwd().join(cwd);
-    start.ancestors().any(|folder| {
-        folder.join(".git").exists() || (home.as_deref() != Some(folder) && folder.join(".claude").exists())
-    })
+    let mut folders = start.ancestors();
+    let mut folder = folders.next();
+    while let Some(dir) = folder {
+        if dir.join(".git").exists() || (home.as_deref() != Some(dir) && dir.join(".claude").exists()) {
+            return true;
+        }
+        folder = folders.next().filter(|parent| !ceilings.iter().any(|ceiling| ceiling == parent));
+    }
+    false
 }
 
 /// A log line with its control characters (C0, DEL, C1, and the Unicode line and paragraph

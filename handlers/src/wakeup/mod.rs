@@ -201,7 +201,9 @@ impl Handler for Wakeup {
     }
 }
 
-/// How long the wake-up gives a PostgreSQL server to accept its connection.
+/// How long the wake-up gives a PostgreSQL server to accept its connection, and waits for
+/// another process's lock on a SQLite store (a migration, the last session's checkpoint): past
+/// it, the prompt goes on without memory and the note names the store.
 pub const HOOK_CONNECT_BOUND: Duration = Duration::from_millis(1000);
 /// The most a wake-up on PostgreSQL waits, connection and queries together, before it gives up
 /// quietly: the prompt goes on without memory.

@@ -2,13 +2,17 @@
 //! holding memories, facts and digests for any number of projects.
 //!
 //! Writers take the write lock up front (`BEGIN IMMEDIATE`) and wait for it (busy timeout), so
-//! several sessions writing at once neither fail nor lose rows; readers never block them.
+//! several sessions writing at once neither fail nor lose rows; readers never block them. The one
+//! statement that cannot take the lock up front, the first open's switch to write-ahead logging,
+//! retries for as long as a write would wait. A write that still finds the store locked when its
+//! wait is over fails with [`locked`]'s message, which names the file and says nothing was
+//! written: it is never dropped without a word.
 
 use anyhow::{bail, Context as _, Result};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, ToSql, Transaction, TransactionBehavior};
 use sha2::Digest as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most matches a search probes per term, and ranks in all.
 pub const SEARCH_WINDOW: i64 = 250;
@@ -27,8 +31,8 @@ pub const MAX_RANKED_TERMS: usize = 8;
 /// The most terms ranked when every term is common (BM25 reads each one's whole posting list).
 pub const MAX_COMMON_TERMS: usize = 3;
 
-/// How long a writer waits for another writer before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a command waits for another process's lock on the store before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Schema migrations, applied in order; `user_version` is how many have run.
 const MIGRATIONS: &[&str] = &[r#"
@@ -473,6 +477,31 @@ pub fn resolve_source(ids: &std::collections::HashMap<i64, i64>, fact: &ImportFa
 pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
+    /// How long a statement waits for another process's lock.
+    wait: Duration,
+}
+
+/// True when `err` is SQLite's "database is locked" (`SQLITE_BUSY`): another connection held the
+/// lock for the whole wait.
+fn is_busy(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<rusqlite::Error>(),
+            Some(rusqlite::Error::SqliteFailure(failure, _)) if failure.code == rusqlite::ErrorCode::DatabaseBusy
+        )
+    })
+}
+
+/// The error of an operation on the store at `path` that waited `wait` for another process's lock
+/// and did not get it: it says what was not done and what to do.
+fn locked(path: &Path, wait: Duration, what: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the memory store {} stayed locked by another process for {} ms; {what}. Run the command \
+         again; if the store stays locked, end the process that keeps it open in a transaction (a \
+         long `hookmux memory import`, a database browser)",
+        path.display(),
+        wait.as_millis()
+    )
 }
 
 impl SqliteStore {
@@ -483,30 +512,45 @@ impl SqliteStore {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create the store's folder {}", parent.display()))?;
         }
+        SqliteStore::create_waiting(path, BUSY_TIMEOUT)
+    }
+
+    /// [`SqliteStore::open_or_create`], waiting at most `wait` for another process's lock.
+    pub fn create_waiting(path: &Path, wait: Duration) -> Result<SqliteStore> {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        SqliteStore::open_with(path, flags, true)
+        SqliteStore::open_with(path, flags, true, wait)
     }
 
     /// Opens an existing store; `None` when there is no file yet (nothing was ever saved). With
     /// `writable` false nothing is written, not even a schema upgrade, which then is an error.
     pub fn open_existing(path: &Path, writable: bool) -> Result<Option<SqliteStore>> {
+        SqliteStore::open_existing_waiting(path, writable, BUSY_TIMEOUT)
+    }
+
+    /// [`SqliteStore::open_existing`], waiting at most `wait` for another process's lock: a hook
+    /// waits far less than a command.
+    pub fn open_existing_waiting(path: &Path, writable: bool, wait: Duration) -> Result<Option<SqliteStore>> {
         if !path.exists() {
             return Ok(None);
         }
         let access = if writable { OpenFlags::SQLITE_OPEN_READ_WRITE } else { OpenFlags::SQLITE_OPEN_READ_ONLY };
-        SqliteStore::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable).map(Some)
+        SqliteStore::open_with(path, access | OpenFlags::SQLITE_OPEN_NO_MUTEX, writable, wait).map(Some)
     }
 
-    fn open_with(path: &Path, flags: OpenFlags, writable: bool) -> Result<SqliteStore> {
+    fn open_with(path: &Path, flags: OpenFlags, writable: bool, wait: Duration) -> Result<SqliteStore> {
         let conn = Connection::open_with_flags(path, flags)
             .with_context(|| format!("cannot open the memory store {}", path.display()))?;
-        let mut store = SqliteStore { conn, path: path.to_path_buf() };
-        store.prepare(writable).with_context(|| format!("cannot use the memory store {}", path.display()))?;
-        Ok(store)
+        let mut store = SqliteStore { conn, path: path.to_path_buf(), wait };
+        match store.prepare(writable) {
+            Ok(()) => Ok(store),
+            Err(err) if is_busy(&err) => Err(locked(path, wait, "it was not opened and nothing was written")),
+            Err(err) => Err(err.context(format!("cannot use the memory store {}", path.display()))),
+        }
     }
 
     fn prepare(&mut self, writable: bool) -> Result<()> {
-        self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        // Before the first statement: every later one waits for a lock instead of failing.
+        self.conn.busy_timeout(self.wait)?;
         self.conn.pragma_update(None, "foreign_keys", true)?;
         let version = self.schema_version()?;
         if version == SCHEMA_VERSION {
@@ -528,18 +572,24 @@ impl SqliteStore {
         self.migrate()
     }
 
-    /// Write-ahead logging lets readers run while a writer commits. Switching needs a moment
-    /// alone with the file, so a concurrent first open retries instead of failing.
+    /// Write-ahead logging lets readers run while a writer commits. The switch is the one write
+    /// that cannot wait in SQLite's busy handler: it reads the file header, then upgrades its read
+    /// to a write, and SQLite answers such an upgrade `SQLITE_BUSY` at once while another
+    /// connection holds the write lock (waiting could deadlock). So it retries here, for as long
+    /// as any other write would wait.
     fn enable_wal(&self) -> Result<()> {
-        let mut attempts = 0;
+        let deadline = Instant::now() + self.wait;
+        let mut pause = Duration::from_millis(1);
         loop {
             match self.conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)) {
                 Ok(_) => return Ok(()),
-                Err(rusqlite::Error::SqliteFailure(err, _))
-                    if err.code == rusqlite::ErrorCode::DatabaseBusy && attempts < 300 =>
-                {
-                    attempts += 1;
-                    std::thread::sleep(Duration::from_millis(10));
+                Err(rusqlite::Error::SqliteFailure(err, _)) if err.code == rusqlite::ErrorCode::DatabaseBusy => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(rusqlite::Error::SqliteFailure(err, None).into());
+                    }
+                    std::thread::sleep(pause.min(deadline - now));
+                    pause = (pause * 2).min(Duration::from_millis(50));
                 }
                 Err(err) => return Err(err.into()),
             }
@@ -568,12 +618,18 @@ impl SqliteStore {
         &self.path
     }
 
-    /// Runs `f` in a transaction that holds the write lock from its start.
+    /// Runs `f` in a transaction that holds the write lock from its start (`BEGIN IMMEDIATE`:
+    /// the lock is waited for, never upgraded to). All or nothing: on an error nothing is written,
+    /// and a lock held elsewhere past the wait is said so, with the file.
     fn write<T>(&mut self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+        let (path, wait) = (self.path.clone(), self.wait);
+        let run = || -> Result<T> {
+            let tx = self.conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let value = f(&tx)?;
+            tx.commit()?;
+            Ok(value)
+        };
+        run().map_err(|err| if is_busy(&err) { locked(&path, wait, "nothing was written") } else { err })
     }
 
     // ---- memories -------------------------------------------------------------------------
@@ -1174,13 +1230,17 @@ impl Store {
 
     /// Opens an existing store; `None` when nothing was ever saved there.
     pub fn open_existing(location: &Location, writable: bool) -> Result<Option<Store>> {
-        Store::open_existing_within(location, writable, super::pgconf::CLI_CONNECT_TIMEOUT)
-    }
-
-    /// [`Store::open_existing`], giving a PostgreSQL server at most `bound` to accept.
-    pub fn open_existing_within(location: &Location, writable: bool, bound: Duration) -> Result<Option<Store>> {
         match location {
             Location::Sqlite(path) => Ok(SqliteStore::open_existing(path, writable)?.map(Store::Sqlite)),
+            _ => Store::open_existing_within(location, writable, super::pgconf::CLI_CONNECT_TIMEOUT),
+        }
+    }
+
+    /// [`Store::open_existing`], giving a PostgreSQL server at most `bound` to accept, and
+    /// waiting at most `bound` for another process's lock on a SQLite file.
+    pub fn open_existing_within(location: &Location, writable: bool, bound: Duration) -> Result<Option<Store>> {
+        match location {
+            Location::Sqlite(path) => Ok(SqliteStore::open_existing_waiting(path, writable, bound)?.map(Store::Sqlite)),
             Location::Postgres(target) => {
                 Ok(super::pg::PgStore::open(target, bound, false, writable)?
                     .map(|store| Store::Postgres(Box::new(store))))

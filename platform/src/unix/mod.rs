@@ -7,6 +7,7 @@ pub(crate) mod lock;
 pub(crate) mod program;
 pub(crate) mod shell;
 
+pub mod detached;
 pub mod process;
 mod spawn;
 

@@ -13,7 +13,6 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// A read of a pipe takes at most this much; a pipe that holds more is read again on the next
@@ -34,17 +33,6 @@ const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
 /// The same when the kernel tells: a net under it, in case it does not.
 const EXIT_NET_FIRST: Duration = Duration::from_millis(100);
 const EXIT_NET_MAX: Duration = Duration::from_secs(1);
-
-pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
-    let Spawned { mut stdin, .. } = {
-        let _spawning = spawning();
-        spawn(command, Output::Null)?
-    };
-    // A thread of its own writes the event: nothing else watches this process.
-    Ok(std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    }))
-}
 
 pub fn detach(command: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
@@ -467,7 +455,7 @@ fn poll_millis(wake: Option<Instant>) -> libc::c_int {
 /// since is left alone; a zombie needs no signal). A process that ends between the look and the
 /// signal gives ESRCH, ignored; its pid cannot be reused before its parent has reaped it, a moment
 /// the look would have had to miss entirely.
-fn signal_if_running(proc: Proc, signal: libc::c_int) {
+pub(super) fn signal_if_running(proc: Proc, signal: libc::c_int) {
     if kernel::running(proc.pid) == Some(proc) {
         // SAFETY: kill only sends a signal, to the process identified just above.
         unsafe {

@@ -4,6 +4,7 @@
 //! SID and an access list, `security`), a link is a reparse point, a lock is `LockFileEx`, and
 //! the user's folders are named by `USERPROFILE`, `APPDATA`, `LOCALAPPDATA` and `TEMP`.
 
+pub mod detached;
 pub(crate) mod dirs;
 pub(crate) mod errno;
 pub(crate) mod fs;

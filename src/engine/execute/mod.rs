@@ -2,6 +2,7 @@
 //! and built-in handlers in-process, all in parallel. Each gives a [`RawOutput`].
 
 pub mod builtin;
+pub mod detached;
 pub mod http;
 mod output;
 pub mod process;

@@ -93,10 +93,11 @@ pub fn run_all(specs: &[ProcessSpec], done: &mut dyn FnMut(usize, RawOutput)) {
 }
 
 /// Starts a process that is not waited for (`async: true` hooks): stdout and stderr go nowhere,
-/// the event is written to its stdin from a background thread. Returns that thread, which the
-/// caller may join (bounded) before exiting so that the event is delivered.
-pub fn start_detached(spec: &ProcessSpec) -> Result<std::thread::JoinHandle<()>, String> {
-    platform::start_detached(&spec.command(), spec.stdin.clone())
+/// the event is written to its stdin from a background thread, and its environment carries its
+/// own run's mark and `session`'s (see [`super::detached`]). The thread is in what is returned:
+/// the caller may join it (bounded) before exiting so that the event is delivered.
+pub fn start_detached(spec: &ProcessSpec, session: Option<&str>) -> Result<platform::Detached, String> {
+    platform::start_detached(&spec.command(), spec.stdin.clone(), session.map(std::ffi::OsStr::new))
         .map_err(|err| format!("cannot start `{}`: {err}", spec.label()))
 }
 

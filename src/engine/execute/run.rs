@@ -10,13 +10,13 @@ use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
 use crate::engine::select::plan::{Plan, Planned, Runner};
+use hookmux_platform::process::Detached;
 use hookmux_platform::shell;
 use hookmux_sdk::{Env, Event, ProjectTrust, Registry};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Set in every child's environment: the session and the settings files of the dispatch that
@@ -44,6 +44,9 @@ pub struct RunContext {
     pub dry: bool,
     /// The project's trust, as dispatch decided it, for the built-ins.
     pub project_trust: ProjectTrust,
+    /// The session's mark for the detached hooks it starts (see [`super::detached`]); `None`
+    /// without a session id.
+    pub session_mark: Option<String>,
 }
 
 impl RunContext {
@@ -76,6 +79,7 @@ impl RunContext {
             http,
             dry,
             project_trust: ProjectTrust::Untrusted,
+            session_mark: None,
         }
     }
 }
@@ -91,15 +95,16 @@ pub enum Ran {
     Skipped(String),
 }
 
-/// Runs every handler of the plan in parallel; results come back in plan order. Background
-/// writers for detached handlers are returned so the caller can let them finish.
+/// Runs every handler of the plan in parallel; results come back in plan order. The detached
+/// handlers started are returned, with their background writers, so that the caller can record
+/// them and let the writers finish.
 ///
 /// Every command handler of the plan runs on one thread, which starts them all and watches them
 /// together (see [`process`]); every built-in and http handler gets a thread of its own. A
 /// process enforces its own timeout (and is ended with what it started); a built-in cannot be
 /// killed, so the collecting thread stops waiting for it at its deadline and leaves it to finish
 /// on its own: the process exits after answering anyway.
-pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHandle<()>>) {
+pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<Detached>) {
     let mut results: Vec<Option<Ran>> = (0..plan.handlers.len()).map(|_| None).collect();
     let mut detached = Vec::new();
     let mut deadlines: Vec<(usize, Instant)> = Vec::new();
@@ -109,14 +114,17 @@ pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<JoinHan
     for (index, planned) in plan.handlers.iter().enumerate() {
         match &planned.runner {
             Runner::Detached => {
-                results[index] =
-                    Some(match process_spec(planned, cx).and_then(|spec| process::start_detached(&spec)) {
-                        Ok(writer) => {
-                            detached.push(writer);
+                results[index] = Some(
+                    match process_spec(planned, cx)
+                        .and_then(|spec| process::start_detached(&spec, cx.session_mark.as_deref()))
+                    {
+                        Ok(started) => {
+                            detached.push(started);
                             Ran::Detached
                         }
                         Err(why) => Ran::Finished(RawOutput::failure(why)),
-                    });
+                    },
+                );
             }
             Runner::NotRunnable(kind) => {
                 results[index] = Some(Ran::Skipped(format!(

@@ -121,10 +121,7 @@ fn parse_object(text: &str) -> Result<Map<String, Value>, String> {
 /// Whether a handler stays in the host's settings.
 fn stays_native(handler: &Value) -> bool {
     match handler.get("type").and_then(Value::as_str) {
-        Some("command") => {
-            handler.get("async").and_then(Value::as_bool).unwrap_or(false)
-                || handler.get("asyncRewake").and_then(Value::as_bool).unwrap_or(false)
-        }
+        Some("command") => is_detached(handler),
         Some("http") => false,
         // prompt, agent, mcp_tool, and anything malformed: left exactly as it was.
         _ => true,
@@ -207,6 +204,7 @@ pub fn install(settings_text: &str, layout: &Layout) -> Result<Installed, Refusa
         return Err(Refusal::NothingToMove { path: layout.settings.clone() });
     }
     route_failures_of_commands(&mut new_hooks, &mut events, &moved_hooks, layout);
+    route_session_end(&mut new_hooks, &mut events, &moved_hooks, layout);
     let settings_text = with_hooks(settings_text, &Value::Object(new_hooks));
 
     let mut hooks_file = Map::new();
@@ -254,6 +252,62 @@ fn route_failures_of_commands(
         groups.push(json!({"hooks": [entry]}));
         events.push(post.to_string());
     }
+}
+
+/// dispatch ends the `async` hooks it started for a session when that session's SessionEnd
+/// reaches it: so SessionEnd is routed whenever the hooks the entry runs (this scope's moved hooks
+/// and every installed scope's hooks file, which a user may edit) hold one, SessionEnd hooks or
+/// not. Without SessionEnd hooks the entry has no timeout: the host keeps its own SessionEnd budget.
+fn route_session_end(
+    new_hooks: &mut Map<String, Value>,
+    events: &mut Vec<String>,
+    moved_hooks: &Map<String, Value>,
+    layout: &Layout,
+) {
+    let end = HookEvent::SessionEnd.as_str();
+    if moved_hooks.contains_key(end) {
+        return;
+    }
+    let detached = |hooks: &Map<String, Value>| {
+        hooks
+            .values()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(|group| group.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .any(is_detached)
+    };
+    if !detached(moved_hooks) && !layout.peer_hooks.iter().filter_map(Value::as_object).any(detached) {
+        return;
+    }
+    let peer_groups: Vec<Value> = layout
+        .peer_hooks
+        .iter()
+        .filter_map(|hooks| hooks.get(end).and_then(Value::as_array))
+        .flatten()
+        .cloned()
+        .collect();
+    let mut entry = json!({"type": "command", "command": layout.dispatch_command});
+    if let Some(seconds) = entry_timeout(end, &peer_groups) {
+        entry["timeout"] = json!(seconds);
+    }
+    let groups = new_hooks.entry(end).or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(groups) = groups {
+        if !groups
+            .iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .any(|h| is_our_entry(h, layout))
+        {
+            groups.push(json!({"hooks": [entry]}));
+        }
+        events.push(end.to_string());
+    }
+}
+
+/// Whether a handler runs detached under dispatch (`async` or `asyncRewake`).
+fn is_detached(handler: &Value) -> bool {
+    ["async", "asyncRewake"].iter().any(|key| handler.get(*key).and_then(Value::as_bool).unwrap_or(false))
 }
 
 /// The dispatch entry's timeout in seconds, over the hooks of every installed scope: for

@@ -220,6 +220,21 @@ fn a_git_or_claude_folder_in_the_cwd_or_above_it_makes_a_project() {
 }
 
 #[test]
+fn a_git_or_claude_folder_past_git_ceiling_directories_makes_no_project() {
+    // As a stray /tmp/.git and /tmp/.claude would be, in the folder that holds the project.
+    let project = Project::outside();
+    let holder = project.dir().parent().expect("the project's folder").to_path_buf();
+    for marker in [".git", ".claude"] {
+        std::fs::create_dir_all(holder.join(marker)).unwrap();
+    }
+    assert_eq!(start(&project, "startup"), plain("brewcode: active | session: 7b6b5f32"));
+    assert!(!project.exists(".claude"), "the walk up stops below the ceiling");
+    let project = project.without("GIT_CEILING_DIRECTORIES");
+    start(&project, "startup");
+    assert!(project.exists(LOG), "without the ceiling, the markers above make a project");
+}
+
+#[test]
 fn the_users_own_claude_folder_does_not_make_home_a_project() {
     let project = Project::outside();
     std::fs::create_dir_all(project.home().join(".claude")).unwrap();

@@ -93,11 +93,18 @@ impl Project {
     }
 
     /// A folder that is no project: no `$CLAUDE_PROJECT_DIR`, and no `.git` or `.claude` in it or
-    /// above it (the temporary folder is assumed to have none).
+    /// above it up to this project's temporary folder, where `$GIT_CEILING_DIRECTORIES` stops the
+    /// walk (a stray `/tmp/.git` must not make it a project).
     pub fn outside() -> Project {
-        let mut project = Project::new();
-        project.env.retain(|(name, _)| name != "CLAUDE_PROJECT_DIR");
-        project
+        let ceiling = Project::new().without("CLAUDE_PROJECT_DIR");
+        let root = ceiling.root.path().to_string_lossy().into_owned();
+        ceiling.env("GIT_CEILING_DIRECTORIES", &root)
+    }
+
+    /// The same project without the variable `name`.
+    pub fn without(mut self, name: &str) -> Project {
+        self.env.retain(|(set, _)| set != name);
+        self
     }
 
     /// A project with the test task: TASK.md, PLAN.md (v2), KNOWLEDGE.jsonl and a lock.

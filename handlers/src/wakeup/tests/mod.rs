@@ -23,6 +23,7 @@ mod config;
 mod data;
 mod debt_import;
 mod hook;
+mod locking;
 mod parser;
 mod postgres;
 

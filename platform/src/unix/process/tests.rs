@@ -410,3 +410,31 @@ fn a_detached_helper_leads_a_group_of_its_own_and_exists_until_reaped() {
     assert!(!crate::process::exists(pid), "a reaped pid is gone");
     assert!(!crate::process::exists(u32::MAX), "a pid no kernel gives");
 }
+
+#[test]
+fn a_sessions_detached_hooks_are_ended_only_when_recorded_marked_and_of_that_session() {
+    use crate::process::{end_detached, start_detached, still_runs, DetachedRun};
+    let script = sh("exec sleep 300");
+    let hook = start_detached(&script.command(), input(b""), Some(OsStr::new("s1"))).unwrap();
+    let proc = hook.proc.expect("a detached hook is named by pid and start time");
+    let run = DetachedRun { proc, run: hook.run.clone() };
+    // A process of the user's without the marks: a record naming it does not make it a hook.
+    let mut other = Command::new("sleep").arg("300").spawn().unwrap();
+    let other_proc = kernel::running(other.id() as i32).unwrap();
+    let forged = DetachedRun { proc: other_proc, run: hook.run.clone() };
+    assert_eq!(end_detached(&[forged], OsStr::new("s1"), Duration::ZERO), 0);
+    assert_eq!(other.try_wait().unwrap(), None, "a process without the marks is left alone");
+    let _ = other.kill();
+    let _ = other.wait();
+    // The hook itself, under another session's mark or another run's: not this session's.
+    assert_eq!(end_detached(std::slice::from_ref(&run), OsStr::new("s2"), Duration::ZERO), 0);
+    let other_run = DetachedRun { proc, run: "1-0000000000000000".into() };
+    assert_eq!(end_detached(&[other_run], OsStr::new("s1"), Duration::ZERO), 0);
+    // A pid with another start time is another process.
+    let reused = DetachedRun { proc: Proc { start: proc.start + 1, ..proc }, run: hook.run.clone() };
+    assert_eq!(end_detached(&[reused], OsStr::new("s1"), Duration::ZERO), 0);
+    assert!(still_runs(proc));
+    assert_eq!(end_detached(&[run], OsStr::new("s1"), Duration::from_secs(5)), 1);
+    assert!(gone(proc.pid), "the session's hook is ended");
+    let _ = hook.writer.join();
+}

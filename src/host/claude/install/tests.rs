@@ -279,3 +279,30 @@ mod unix {
         assert_eq!(std::fs::metadata(&new).unwrap().permissions().mode() & 0o777, 0o644);
     }
 }
+
+#[test]
+fn session_end_is_routed_whenever_the_entry_runs_an_async_hook() {
+    // No SessionEnd hook anywhere, and no async hook among what dispatch runs: no SessionEnd entry.
+    let plain = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "a"}]}]}}"#;
+    let installed = install(plain, &layout()).unwrap();
+    assert_eq!(installed.events, ["PreToolUse"]);
+    // An installed scope's hooks file holds an async hook (a user added it there): dispatch starts
+    // it, and ends it when the session's SessionEnd reaches it, so SessionEnd is routed, with no
+    // timeout of its own (the host keeps its SessionEnd budget).
+    for key in ["async", "asyncRewake"] {
+        let mut layout = layout();
+        layout.peer_hooks =
+            vec![serde_json::json!({"PostToolUse": [{"hooks": [{"type": "command", "command": "w", key: true}]}]})];
+        let installed = install(plain, &layout).unwrap();
+        assert_eq!(installed.events, ["PreToolUse", "SessionEnd"], "{key}");
+        let settings = json(&installed.settings_text);
+        assert_eq!(
+            settings["hooks"]["SessionEnd"],
+            serde_json::json!([{"hooks": [{"type": "command", "command": "hookmux dispatch --installed"}]}]),
+            "{key}"
+        );
+        // Uninstalling takes it out again with the rest.
+        let back = uninstall(&installed.settings_text, &installed.hooks_text, Some(plain), &layout).unwrap();
+        assert_eq!(back, plain, "{key}");
+    }
+}
