@@ -208,7 +208,7 @@ step_validate() {
   mkdir -p "$work/project"
   printf '%s' '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
     {"type": "command", "command": "C:\\Windows\\System32\\cmd.exe", "args": ["/C", "exit 0"]},
-    {"type": "command", "command": "C:\\nowhere\\hook.exe --check"},
+    {"type": "command", "command": "C:\\nowhere\\hook.exe", "args": ["--check"]},
     {"type": "command", "command": "cmd.exe", "args": ["/C", "exit 0"], "timeout": 5000}]}]}}' >"$work/project/validate.json"
   local out code
   out=$(hookmux "$work/project" hooks validate --settings "$(win "$work/project")\\validate.json" --format json 2>&1)
