@@ -44,19 +44,22 @@
 //!   hook whose pipes a background child holds is still seen to exit. A hook's tree is found in
 //!   the process table ([`tree`](crate::tree): `/proc` on Linux, libproc on macOS) and
 //!   signalled: SIGTERM when asked, SIGKILL when forced.
-//! - Windows (to come): anonymous pipes cannot be polled, so each pipe gets a thread doing
-//!   blocking `ReadFile` (`ERROR_BROKEN_PIPE` is the end) and stdin a writing thread, all
-//!   reporting into one channel that `wait` reads with a deadline; exits through
-//!   `WaitForSingleObject` on process handles; a hook's tree is its Job Object, ended with
-//!   `TerminateJobObject`. The API asks nothing Windows lacks: [`Hooks::wait`] takes events from
-//!   wherever the OS module gathers them, a pipe's end is reported as an event rather than asked
-//!   of a descriptor, and [`Ending::Ask`] may do nothing. [`spawn_detached`] is
-//!   `CREATE_NEW_PROCESS_GROUP` there (done), [`exists`] `OpenProcess` with `GetExitCodeProcess`
-//!   (not yet: no process is taken for alive). Until then every hook start is refused as
-//!   unsupported (`windows/process.rs`), so no hook runs half-watched.
+//! - Windows (`windows/process.rs`): anonymous pipes cannot be polled, so each pipe gets a
+//!   thread doing blocking `ReadFile` (`ERROR_BROKEN_PIPE` is the end) and stdin a writing
+//!   thread, all reporting into one channel that `wait` reads with a deadline; exits through
+//!   `WaitForSingleObject` on the process handle, from a thread per hook. A hook is created
+//!   suspended, put in a Job Object of its own and then resumed, so everything it starts is in
+//!   that job, and ending it is `TerminateJobObject`. The spawn lock's part is kept by
+//!   `PROC_THREAD_ATTRIBUTE_HANDLE_LIST`: a hook inherits its own three pipe ends and nothing
+//!   else, and those are inheritable only under the lock. The API asks nothing Windows lacks:
+//!   [`Hooks::wait`] takes events from wherever the OS module gathers them, a pipe's end is
+//!   reported as an event rather than asked of a descriptor, and [`Ending::Ask`] does nothing
+//!   there. [`spawn_detached`] is `CREATE_NEW_PROCESS_GROUP`, [`exists`] `OpenProcess` and a
+//!   look at whether the process handle is signalled.
 //!
 //! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
-//! process that holds a handful of threads, not thousands, which keeps each fork cheap.
+//! process that holds a handful of threads, not thousands, which keeps each fork cheap. On
+//! Windows, four per hook with 64 KiB stacks (no `fork` there, so threads make no spawn dearer).
 
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -79,7 +82,6 @@ pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 static SPAWNING: Mutex<()> = Mutex::new(());
 
 /// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
-#[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn spawning() -> MutexGuard<'static, ()> {
     SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -1,0 +1,209 @@
+//! Hooks started for real, under Windows or Wine: `cmd.exe` is there on both.
+
+use super::*;
+use std::time::Duration;
+
+/// How long a test waits at most for what it waits for; a hook that runs longer has failed.
+const BOUND: Duration = Duration::from_secs(60);
+
+/// Everything one hook reported.
+#[derive(Default, Debug)]
+struct Seen {
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    ended: Vec<Stream>,
+    exit: Option<Option<i32>>,
+}
+
+impl Seen {
+    fn take(&mut self, event: Event<'_>) {
+        match event {
+            Event::Output { stream: Stream::Stdout, bytes, .. } => self.stdout.extend_from_slice(bytes),
+            Event::Output { stream: Stream::Stderr, bytes, .. } => self.stderr.extend_from_slice(bytes),
+            Event::Ended { stream, .. } => self.ended.push(stream),
+            Event::Exited { code, .. } => self.exit = Some(code),
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.exit.is_some() && self.ended.len() == 2
+    }
+}
+
+fn env() -> Vec<(OsString, OsString)> {
+    std::env::vars_os().collect()
+}
+
+fn cmd(line: &str, cwd: &Path, env: &[(OsString, OsString)], input: &[u8]) -> (Hooks, HookId) {
+    let mut hooks = Hooks::new();
+    let args = [OsString::from("/C"), OsString::from(line)];
+    let command = HookCommand { program: OsStr::new("cmd"), args: &args, env, cwd };
+    let hook = hooks.start(&command, Arc::from(input)).unwrap();
+    (hooks, hook)
+}
+
+/// Waits until the hook has exited and both its pipes ended, or `until`.
+fn run_until(hooks: &mut Hooks, seen: &mut Seen, until: Instant) {
+    while !seen.over() && Instant::now() < until {
+        hooks.wait(Some(until), &mut |event| seen.take(event));
+    }
+}
+
+#[test]
+fn a_hook_s_output_and_exit_code_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut hooks, _) = cmd("echo hi& echo oops 1>&2& exit 3", dir.path(), &env(), b"");
+    let mut seen = Seen::default();
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert!(seen.over(), "{seen:?}");
+    assert_eq!(String::from_utf8_lossy(&seen.stdout).trim_end(), "hi");
+    assert_eq!(String::from_utf8_lossy(&seen.stderr).trim_end(), "oops");
+    assert_eq!(seen.exit, Some(Some(3)));
+}
+
+#[test]
+fn a_hook_reads_its_stdin_runs_in_its_folder_and_carries_its_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("here.txt"), "").unwrap();
+    let (mut hooks, _) =
+        cmd("set /p line=& if exist here.txt echo %HOOKMUX_HOOK_RUN%", dir.path(), &env(), b"{\"a\":1}\r\n");
+    let mut seen = Seen::default();
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert_eq!(seen.exit, Some(Some(0)), "{seen:?}");
+    let mark = String::from_utf8_lossy(&seen.stdout).trim_end().to_string();
+    assert!(mark.starts_with(&format!("{}-", std::process::id())), "{mark:?}");
+}
+
+#[test]
+fn ending_a_hook_ends_what_it_started_through_its_job() {
+    let dir = tempfile::tempdir().unwrap();
+    // ping is a child of cmd, holding the same pipes: they end only when both are gone.
+    let (mut hooks, hook) = cmd("ping -n 300 127.0.0.1", dir.path(), &env(), b"");
+    let mut seen = Seen::default();
+    hooks.wait(Some(Instant::now() + Duration::from_millis(500)), &mut |event| seen.take(event));
+    hooks.read_now(hook, &mut |event| seen.take(event));
+    assert_eq!(seen.exit, None, "{seen:?}");
+    hooks.end(hook, Ending::Ask);
+    hooks.end(hook, Ending::Force);
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert!(seen.over(), "the job did not end the hook and its child: {seen:?}");
+    assert_eq!(seen.exit, Some(Some(FORCED_EXIT as i32)));
+    hooks.release(hook);
+    let mut after = Seen::default();
+    hooks.wait(None, &mut |event| after.take(event));
+    assert!(after.exit.is_none() && after.ended.is_empty());
+}
+
+#[test]
+fn a_missing_program_is_not_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env();
+    let command = HookCommand { program: OsStr::new("no-such-program-here"), args: &[], env: &env, cwd: dir.path() };
+    let err = Hooks::new().start(&command, Arc::from(&b""[..])).err().unwrap();
+    assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+}
+
+#[test]
+fn exists_tells_a_running_process_from_one_gone() {
+    assert!(exists(std::process::id()));
+    let mut child = std::process::Command::new("cmd").args(["/C", "exit 0"]).spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    drop(child);
+    assert!(!exists(pid));
+}
+
+#[test]
+fn a_detached_hook_gets_its_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env();
+    let args = [OsString::from("/C"), OsString::from("set /p line=& echo got> got.txt")];
+    let command = HookCommand { program: OsStr::new("cmd"), args: &args, env: &env, cwd: dir.path() };
+    start_detached(&command, Arc::from(&b"x\r\n"[..])).unwrap().join().unwrap();
+    let until = Instant::now() + BOUND;
+    while !dir.path().join("got.txt").exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(dir.path().join("got.txt").exists());
+}
+
+#[test]
+fn arguments_are_quoted_as_the_c_runtime_reads_them() {
+    let line = |args: &[&str]| {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let (_, line) = command_line(Path::new(r"C:\t\a.exe"), &args, &Env(&[])).unwrap();
+        String::from_utf16(line.strip_suffix(&[0]).unwrap()).unwrap()
+    };
+    let args = ["plain", "", "two words", r#"say "hi""#, r"C:\dir\", r"C:\my dir\", r"a\\b"];
+    let quoted = r#""C:\t\a.exe" plain "" "two words" "say \"hi\"" C:\dir\ "C:\my dir\\" a\\b"#;
+    assert_eq!(line(&args), quoted);
+}
+
+#[test]
+fn a_batch_file_runs_through_cmd_and_refuses_what_cmd_would_read_as_syntax() {
+    let batch = |args: &[&str]| {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let (application, line) = command_line(Path::new(r"C:\t\npx.CMD"), &args, &Env(&[]))?;
+        Ok::<_, io::Error>((String::from_utf16_lossy(&application), String::from_utf16_lossy(&line)))
+    };
+    let (application, line) = batch(&["run", "a b&c"]).unwrap();
+    assert!(application.ends_with("System32\\cmd.exe\0"), "{application}");
+    assert_eq!(line, "cmd.exe /d /e:ON /v:OFF /s /c \"\"C:\\t\\npx.CMD\" run \"a b&c\"\"\0");
+    for bad in ["100%", "say \"hi\"", "a\nb"] {
+        assert_eq!(batch(&[bad]).unwrap_err().kind(), io::ErrorKind::InvalidInput, "{bad:?}");
+    }
+}
+
+#[test]
+fn the_environment_block_is_sorted_without_regard_to_case_and_the_last_value_wins() {
+    let env: Vec<(OsString, OsString)> =
+        [("b", "1"), ("A", "2"), ("Path", "x"), ("PATH", "y")].iter().map(|(k, v)| (k.into(), v.into())).collect();
+    let block = String::from_utf16(&env_block(&env).unwrap()).unwrap();
+    assert_eq!(block, "A=2\0b=1\0PATH=y\0\0");
+    assert_eq!(env_block(&[]).unwrap(), vec![0, 0]);
+    assert!(env_block(&[("A=B".into(), "1".into())]).is_err());
+}
+
+#[test]
+fn a_hook_inherits_no_handle_but_its_own_pipes() {
+    let (read, write) = pipe().unwrap();
+    // Inheritable, as hookmux's own stdout is when the host made it so.
+    // SAFETY: a handle owned here.
+    let made =
+        unsafe { w::SetHandleInformation(write.as_raw_handle(), w::HANDLE_FLAG_INHERIT, w::HANDLE_FLAG_INHERIT) };
+    assert_ne!(made, 0, "{}", io::Error::last_os_error());
+    let dir = tempfile::tempdir().unwrap();
+    let (mut hooks, hook) = cmd("ping -n 300 127.0.0.1", dir.path(), &env(), b"");
+    drop(write);
+    // The pipe ends once no process holds its write end: at once, unless the hook inherited it.
+    let (ended, end) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut byte, mut count) = (0u8, 0u32);
+        // SAFETY: a synchronous read of one byte into `byte` from a handle owned here.
+        let ok = unsafe { ReadFile(read.as_raw_handle(), &mut byte, 1, &mut count, std::ptr::null_mut()) };
+        let _ = ended.send((ok, io::Error::last_os_error().raw_os_error()));
+    });
+    let result = end.recv_timeout(BOUND);
+    let mut seen = Seen::default();
+    hooks.read_now(hook, &mut |event| seen.take(event));
+    hooks.end(hook, Ending::Force);
+    assert_eq!(result, Ok((0, Some(w::ERROR_BROKEN_PIPE as i32))), "the hook held another handle of hookmux's");
+    assert_eq!(seen.exit, None, "the hook had exited before the pipe ended: {seen:?}");
+}
+
+#[test]
+fn a_batch_file_runs_through_cmd_with_its_arguments_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hook.cmd");
+    // `%1` keeps the quotes the argument came in: with `%~1` the script itself would run `c`.
+    std::fs::write(&script, "@echo off\r\necho got %1\r\nexit /b 4\r\n").unwrap();
+    let env = env();
+    let args = [OsString::from("a b&c")];
+    let command = HookCommand { program: script.as_os_str(), args: &args, env: &env, cwd: dir.path() };
+    let mut hooks = Hooks::new();
+    hooks.start(&command, Arc::from(&b""[..])).unwrap();
+    let mut seen = Seen::default();
+    run_until(&mut hooks, &mut seen, Instant::now() + BOUND);
+    assert_eq!(String::from_utf8_lossy(&seen.stdout).trim_end(), r#"got "a b&c""#, "{seen:?}");
+    assert_eq!(seen.exit, Some(Some(4)));
+}
