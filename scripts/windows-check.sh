@@ -10,9 +10,9 @@
 #               process the hook started (`start /B` a batch file that writes a line a second)
 #               has ended with it: no line is added after the answer, and no process of the
 #               check's is left in the hook's folder
-#   validate    `hooks validate` on a file with Windows paths: a missing `C:\…\hook.exe` and a
-#               5000 s timeout are errors at their JSON paths, `C:\Windows\System32\cmd.exe` is
-#               found (exit 1)
+#   validate    `hooks validate` on a file with Windows paths: a missing `C:\…\hook.exe` (exec
+#               form) and a 5000 s timeout are errors at their JSON paths,
+#               `C:\Windows\System32\cmd.exe` is found (exit 1)
 #   install     `install claude --scope user` in a Windows-style home (USERPROFILE, APPDATA,
 #               LOCALAPPDATA, TEMP set to a folder of the check's own): the hook moves to
 #               `%USERPROFILE%\.claude\hookmux-hooks.json` behind a `dispatch --installed` entry;
@@ -116,7 +116,7 @@ fail() {
 step_version() {
   local out
   out=$(hookmux "$work" --version 2>&1)
-  [[ $out == "hookmux "* ]] && pass version "$out" || fail version "printed: $out"
+  if [[ $out == "hookmux "* ]]; then pass version "$out"; else fail version "printed: $out"; fi
 }
 
 # A PreToolUse Write of `name` in the project, as Claude Code sends it on Windows.
@@ -160,7 +160,9 @@ step_exec_form() {
   local out
   out=$(dispatch '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
     {"type": "command", "command": "cmd.exe", "args": ["/C", "echo no 1>&2 & exit 2"], "timeout": 60}]}]}}' 2>&1)
-  if [[ $out == *'"permissionDecision":"deny"'* && $out == *'"permissionDecisionReason":"no'* ]]; then
+  # The reason is Claude Code's: the hook's command in brackets, then its stderr (cmd's `\r\n`
+  # included).
+  if [[ $out == *'"permissionDecision":"deny"'* && $out == *'"permissionDecisionReason":"[cmd.exe /C echo no 1>&2 & exit 2]: no '* ]]; then
     pass exec-form "cmd.exe /C \"echo no 1>&2 & exit 2\" blocked the Bash call with its stderr as the reason"
   else
     fail exec-form "dispatch answered: $out"
