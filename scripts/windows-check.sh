@@ -22,7 +22,9 @@
 #   CROSS_DIR  the cross-build tools folder: its setup.sh installs (once per machine) Debian's
 #              rustc-web with std's sources, mingw-w64 and Wine, and prints the environment
 # CROSS_TARGET_DIR: cargo's target folder for the build (default: target/cross-windows); it must
-# not be the one rustup's compiler uses, whose artifacts Debian's compiler cannot share.
+# not be the one rustup's compiler uses, whose artifacts Debian's compiler cannot share, nor one
+# another worktree of this repository builds in: cargo names a workspace's own crates by their
+# path below the workspace, so two worktrees take each other's builds for their own.
 # Prints one line per step, `ok` or `FAIL` with what was seen; exits 0 only when every step is as
 # expected. The steps run in a folder under the Wine prefix's C: drive, so the paths hookmux sees
 # are `C:\…`; it is removed at the end, and any process of the check's still running there is
