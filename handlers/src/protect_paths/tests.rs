@@ -2,7 +2,6 @@ use super::*;
 use hookmux_sdk::testing::TestRun;
 use hookmux_sdk::Decision;
 use serde_json::json;
-use std::path::{Path, PathBuf};
 
 fn write(path: &str) -> TestRun {
     TestRun::new(&ProtectPaths).event(json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}))
@@ -123,6 +122,7 @@ fn an_invalid_glob_is_an_error_naming_it() {
 #[cfg(unix)]
 #[test]
 fn links_in_the_root_or_the_path_do_not_hide_a_protected_file() {
+    use std::path::{Path, PathBuf};
     let run = |project: &Path, file: &Path, root: &Path| {
         let dir = tempfile::tempdir().unwrap();
         TestRun::new(&ProtectPaths)
