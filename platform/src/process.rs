@@ -62,7 +62,8 @@ use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -76,18 +77,87 @@ use crate::windows::process as sys;
 /// table (a daemon's double fork) are found too.
 pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 
-static SPAWNING: Mutex<()> = Mutex::new(());
+/// Held shared by a hook's start through `posix_spawn`, alone by a start through `fork`.
+static SPAWNING: RwLock<()> = RwLock::new(());
 
-/// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
-#[cfg_attr(not(unix), allow(dead_code))]
-pub(crate) fn spawning() -> MutexGuard<'static, ()> {
-    SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// The starts under the shared lock that have not yet run their program (or failed to).
+static STARTS: Mutex<Starts> = Mutex::new(Starts { next: 1, in_flight: BTreeSet::new() });
+static START_OVER: Condvar = Condvar::new();
+
+struct Starts {
+    /// The number the next start takes.
+    next: u64,
+    in_flight: BTreeSet<u64>,
 }
 
-/// Starts `command` under the process-wide spawn lock (see the module doc). Every process
-/// hookmux and its built-in handlers start with `std::process::Command` goes through here.
+fn starts() -> MutexGuard<'static, Starts> {
+    STARTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A start under the shared spawn lock (see the module doc), in flight until dropped.
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) struct Starting {
+    number: u64,
+    _shared: RwLockReadGuard<'static, ()>,
+}
+
+/// Takes the spawn lock shared, for a start whose child shares hookmux's memory until it runs its
+/// program and holds every descriptor close-on-exec but those it is given (`posix_spawn`).
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) fn starting() -> Starting {
+    let shared = SPAWNING.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut starts = starts();
+    let number = starts.next;
+    starts.next += 1;
+    starts.in_flight.insert(number);
+    Starting { number, _shared: shared }
+}
+
+impl Starting {
+    /// Called once this start's child runs its program and hookmux's copies of the child's pipe
+    /// ends are closed: the mark to give [`wait_for_starts_before`] for those pipes. Every start
+    /// that may have copied them took its number before this.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    pub(crate) fn settled(&self) -> u64 {
+        starts().next
+    }
+}
+
+impl Drop for Starting {
+    fn drop(&mut self) {
+        starts().in_flight.remove(&self.number);
+        START_OVER.notify_all();
+    }
+}
+
+/// Whether a start numbered below `mark` is still in flight: its child may hold a copy of the
+/// pipes of the hook that `mark` is for, until it runs its program.
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) fn starts_before(mark: u64) -> bool {
+    starts().in_flight.first().is_some_and(|first| *first < mark)
+}
+
+/// Waits until every start numbered below `mark` has run its program or failed to: a moment,
+/// the time a `vfork`ed child takes to run its program.
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) fn wait_for_starts_before(mark: u64) {
+    let mut starts = starts();
+    while starts.in_flight.first().is_some_and(|first| *first < mark) {
+        starts = START_OVER.wait(starts).unwrap_or_else(|poisoned| poisoned.into_inner());
+    }
+}
+
+/// Takes the spawn lock alone, for a start through `fork` (a copy of hookmux that may take long
+/// to run its program): no start under the shared lock is in flight meanwhile.
+#[cfg_attr(not(unix), allow(dead_code))]
+pub(crate) fn spawning_alone() -> RwLockWriteGuard<'static, ()> {
+    SPAWNING.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Starts `command` holding the spawn lock alone (see the module doc). Every process hookmux
+/// and its built-in handlers start with `std::process::Command` goes through here.
 pub fn spawn(command: &mut Command) -> io::Result<Child> {
-    let _spawning = spawning();
+    let _spawning = spawning_alone();
     // std returns once the child runs its program (or failed to), and has closed the parent's
     // copies of the child's pipe ends by then.
     command.spawn()
@@ -125,6 +195,18 @@ pub struct HookCommand<'a> {
 /// the process is reaped by the system once hookmux exits.
 pub fn start_detached(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
     sys::start_detached(command, stdin)
+}
+
+/// A hook started by [`launch`], on any thread, and not yet watched: [`Hooks::adopt`] watches
+/// it. Dropped without that, its processes are ended.
+pub struct Launched {
+    inner: sys::Launched,
+}
+
+/// Starts `command` as [`Hooks::start`] does, without a [`Hooks`]: several threads may start
+/// hooks at once this way (see the module doc), for the thread that owns the [`Hooks`] to adopt.
+pub fn launch(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<Launched> {
+    sys::launch(command, stdin).map(|inner| Launched { inner })
 }
 
 /// A value for [`HOOK_RUN`] that no other hook run, of this process or another, has.
@@ -187,7 +269,12 @@ impl Hooks {
 
     /// Starts `command` as a hook (see the module doc), its stdin to be `stdin` then closed.
     pub fn start(&mut self, command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<HookId> {
-        self.inner.start(command, stdin)
+        launch(command, stdin).map(|launched| self.adopt(launched))
+    }
+
+    /// Watches a hook that [`launch`] started, from now on, as if [`Hooks::start`] had.
+    pub fn adopt(&mut self, launched: Launched) -> HookId {
+        self.inner.adopt(launched.inner)
     }
 
     /// Waits until something happens to a hook or `until` passes, reports to `sink` what
