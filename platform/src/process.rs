@@ -3,16 +3,33 @@
 //!
 //! # What each operating system module promises
 //!
-//! - [`spawn`]: every process hookmux starts (hooks, `async` hooks, built-in handlers' helpers)
-//!   is started under one process-wide lock, held until the child runs its own program. A hook's
-//!   output is judged ended when no process holds its pipe's write end any more; a child another
-//!   thread is starting at the same moment could otherwise inherit a copy of that end and hold it
-//!   until it runs its program, which on a loaded machine can outlast the quiet window and make a
-//!   finished hook's answer look cut short. Under the lock, a hook's pipes exist in hookmux only
-//!   while its own spawn holds the lock, and every other end hookmux keeps is closed in a child
-//!   when it runs its program (close-on-exec), so no other child ever holds a hook's write end. No
-//!   wait for other spawns is ever needed after that, and the hooks are not serialised: the lock
-//!   covers only the start of each child, not its run.
+//! - [`spawn`], [`launch`]: every process hookmux starts (hooks, `async` hooks, built-in
+//!   handlers' helpers) is started under one process-wide lock, held until the child runs its own
+//!   program. A hook's output is judged ended when no process holds its pipe's write end any
+//!   more; a child another thread is starting at the same moment inherits a copy of every
+//!   descriptor hookmux holds, that end included if the hook's pipes exist then, and holds it
+//!   until it runs its program (every descriptor hookmux keeps is close-on-exec). On a loaded
+//!   machine a copy of hookmux made by `fork` can take long to get there, long enough to outlast
+//!   the quiet window and make a finished hook's answer look cut short. So the lock is taken in
+//!   two ways:
+//!   - *shared* by a hook started with `posix_spawn`, whose child shares hookmux's memory (a
+//!     `vfork`: nothing to copy, its parent thread waits) and runs its program at once. Hooks
+//!     start this way on several threads at once, so that a dispatch of many hooks uses every
+//!     core. Such a child may copy another hook's pipe ends made at the same moment, and hold
+//!     them until it runs its program: microseconds, unless loading that program is slow (a
+//!     cold network filesystem). So each such start is numbered while it is in flight, a hook
+//!     notes which starts may have copied its pipes, and [`Hooks::read_now`], which the caller
+//!     asks once its quiet window is over, first waits for those starts to be over before it
+//!     judges whether the pipes ended. No start ever waits for another, and a hook's answer is
+//!     never judged cut short by a copy some other start holds.
+//!   - *alone* by a start through `fork`: every [`spawn`] of a `std::process::Command`, and
+//!     hooks where the C library cannot start a child in a session of its own without a fork.
+//!     No hook's pipes exist in hookmux meanwhile but its own, so no such child holds another
+//!     hook's write end; these start one at a time.
+//!
+//!   macOS has no `pipe2`: a pipe is made, then marked close-on-exec. Its hooks are started with
+//!   `POSIX_SPAWN_CLOEXEC_DEFAULT`, so a child keeps only the descriptors it is given whatever
+//!   their flags, and a fork holds the lock alone.
 //!
 //!   Not covered: a process started by code that does not come through here (a third-party
 //!   handler's own `std::process::Command::spawn`): a child it forks while a hook is being started
@@ -52,18 +69,20 @@
 //!   wherever the OS module gathers them, a pipe's end is reported as an event rather than asked
 //!   of a descriptor, and [`Ending::Ask`] may do nothing. [`spawn_detached`] is
 //!   `CREATE_NEW_PROCESS_GROUP` there (done), [`exists`] `OpenProcess` with `GetExitCodeProcess`
-//!   (not yet: no process is taken for alive). Until then every hook start is refused as
-//!   unsupported (`windows/process.rs`), so no hook runs half-watched.
+//!   (not yet: no process is taken for alive). [`launch`] creates the process in its Job Object
+//!   on whichever thread calls it and [`Hooks::adopt`] starts watching it. Until then every hook
+//!   start is refused as unsupported (`windows/process.rs`), so no hook runs half-watched.
 //!
-//! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
+//! Threads: on Unix, none per hook (the caller's one loop, and the caller's few threads that
+//! [`launch`] hooks); the spawn of a hook is a `vfork`, or where it must be a `fork`, one of a
 //! process that holds a handful of threads, not thousands, which keeps each fork cheap.
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
 use std::process::{Child, Command};
-use std::collections::BTreeSet;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -77,40 +96,47 @@ use crate::windows::process as sys;
 /// table (a daemon's double fork) are found too.
 pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 
-/// Held shared by a hook's start through `posix_spawn`, alone by a start through `fork`.
-static SPAWNING: RwLock<()> = RwLock::new(());
-
-/// The starts under the shared lock that have not yet run their program (or failed to).
-static STARTS: Mutex<Starts> = Mutex::new(Starts { next: 1, in_flight: BTreeSet::new() });
+/// The spawn lock (see the module doc): the starts under it shared that have not yet run their
+/// program (or failed to), and whether a start holds it alone.
+static SPAWNING: Mutex<Spawning> = Mutex::new(Spawning { next: 1, in_flight: BTreeSet::new(), alone: false });
+/// Told whenever a start is over.
 static START_OVER: Condvar = Condvar::new();
 
-struct Starts {
-    /// The number the next start takes.
+struct Spawning {
+    /// The number the next shared start takes.
     next: u64,
     in_flight: BTreeSet<u64>,
+    alone: bool,
 }
 
-fn starts() -> MutexGuard<'static, Starts> {
-    STARTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+fn spawning() -> MutexGuard<'static, Spawning> {
+    SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// A start under the shared spawn lock (see the module doc), in flight until dropped.
+fn wait_over(spawning: MutexGuard<'static, Spawning>) -> MutexGuard<'static, Spawning> {
+    START_OVER.wait(spawning).unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A start holding the spawn lock shared (see the module doc), in flight until dropped.
 #[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) struct Starting {
     number: u64,
-    _shared: RwLockReadGuard<'static, ()>,
 }
 
 /// Takes the spawn lock shared, for a start whose child shares hookmux's memory until it runs its
-/// program and holds every descriptor close-on-exec but those it is given (`posix_spawn`).
+/// program and holds every descriptor close-on-exec but those it is given (`posix_spawn`). Waits
+/// only while a start holds it alone: a start that wants it alone waits for a moment without
+/// shared starts, which may be the end of a dispatch's starts.
 #[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn starting() -> Starting {
-    let shared = SPAWNING.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut starts = starts();
-    let number = starts.next;
-    starts.next += 1;
-    starts.in_flight.insert(number);
-    Starting { number, _shared: shared }
+    let mut spawning = spawning();
+    while spawning.alone {
+        spawning = wait_over(spawning);
+    }
+    let number = spawning.next;
+    spawning.next += 1;
+    spawning.in_flight.insert(number);
+    Starting { number }
 }
 
 impl Starting {
@@ -119,13 +145,13 @@ impl Starting {
     /// that may have copied them took its number before this.
     #[cfg_attr(not(unix), allow(dead_code))]
     pub(crate) fn settled(&self) -> u64 {
-        starts().next
+        spawning().next
     }
 }
 
 impl Drop for Starting {
     fn drop(&mut self) {
-        starts().in_flight.remove(&self.number);
+        spawning().in_flight.remove(&self.number);
         START_OVER.notify_all();
     }
 }
@@ -134,24 +160,38 @@ impl Drop for Starting {
 /// pipes of the hook that `mark` is for, until it runs its program.
 #[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn starts_before(mark: u64) -> bool {
-    starts().in_flight.first().is_some_and(|first| *first < mark)
+    spawning().in_flight.first().is_some_and(|first| *first < mark)
 }
 
 /// Waits until every start numbered below `mark` has run its program or failed to: a moment,
 /// the time a `vfork`ed child takes to run its program.
 #[cfg_attr(not(unix), allow(dead_code))]
 pub(crate) fn wait_for_starts_before(mark: u64) {
-    let mut starts = starts();
-    while starts.in_flight.first().is_some_and(|first| *first < mark) {
-        starts = START_OVER.wait(starts).unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut spawning = spawning();
+    while spawning.in_flight.first().is_some_and(|first| *first < mark) {
+        spawning = wait_over(spawning);
     }
 }
 
+/// The spawn lock held alone, until dropped.
+pub(crate) struct Alone(());
+
 /// Takes the spawn lock alone, for a start through `fork` (a copy of hookmux that may take long
-/// to run its program): no start under the shared lock is in flight meanwhile.
-#[cfg_attr(not(unix), allow(dead_code))]
-pub(crate) fn spawning_alone() -> RwLockWriteGuard<'static, ()> {
-    SPAWNING.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+/// to run its program): no other start is in flight meanwhile.
+pub(crate) fn spawning_alone() -> Alone {
+    let mut spawning = spawning();
+    while spawning.alone || !spawning.in_flight.is_empty() {
+        spawning = wait_over(spawning);
+    }
+    spawning.alone = true;
+    Alone(())
+}
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        spawning().alone = false;
+        START_OVER.notify_all();
+    }
 }
 
 /// Starts `command` holding the spawn lock alone (see the module doc). Every process hookmux

@@ -4,7 +4,9 @@
 
 use super::kernel::{self, ExitWatch, ProcTable};
 use super::spawn::{spawn, Output, Spawned};
-use crate::process::{hook_run_mark, starts_before, wait_for_starts_before, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
+use crate::process::{
+    hook_run_mark, starts_before, wait_for_starts_before, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN,
+};
 use crate::tree::{self, Proc};
 use std::collections::BTreeSet;
 use std::ffi::OsString;

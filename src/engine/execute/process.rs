@@ -11,6 +11,11 @@
 //! with what dispatch holds (each thread's stack is mappings the fork copies): N spawns over N
 //! threads made the cost of N hooks grow with N². One loop reads every pipe, writes every stdin
 //! and watches every exit and deadline, so dispatch stays small while it starts hook after hook.
+//!
+//! Only the starts are spread over a few threads (as many as there are cores, at most
+//! [`MAX_STARTERS`]): a thread that starts a hook waits until the kernel has loaded the hook's
+//! program, so from one thread the starts of many hooks took turns on one core while the others
+//! idled. The watching loop adopts each hook as it is started.
 
 use crate::engine::execute::RawOutput;
 use hookmux_platform::process::{self as platform, Ending, Event, HookCommand, HookId, Hooks, Launched, Stream};
@@ -123,12 +128,7 @@ fn start_in_turn(
 /// child's work, but the thread that starts it waits for it (see the platform layer's `spawn`),
 /// so one thread leaves the other cores idle. This thread adopts each started hook and serves
 /// the running ones meanwhile.
-fn start_together(
-    specs: &[ProcessSpec],
-    hooks: &mut Hooks,
-    runs: &mut Runs,
-    done: &mut dyn FnMut(usize, RawOutput),
-) {
+fn start_together(specs: &[ProcessSpec], hooks: &mut Hooks, runs: &mut Runs, done: &mut dyn FnMut(usize, RawOutput)) {
     let starters = std::thread::available_parallelism().map_or(1, |cores| cores.get()).clamp(1, MAX_STARTERS);
     let starters = starters.min(specs.len());
     let next = AtomicUsize::new(0);
