@@ -19,9 +19,10 @@
 //!     them until it runs its program: microseconds, unless loading that program is slow (a
 //!     cold network filesystem). So each such start is numbered while it is in flight, a hook
 //!     notes which starts may have copied its pipes, and [`Hooks::read_now`], which the caller
-//!     asks once its quiet window is over, first waits for those starts to be over before it
-//!     judges whether the pipes ended. No start ever waits for another, and a hook's answer is
-//!     never judged cut short by a copy some other start holds.
+//!     asks once its quiet window is over, first waits for those starts to be over (up to a
+//!     second, so that a start stuck in loading its program does not stop the watching of the
+//!     others) before it judges whether the pipes ended. No start ever waits for another, and a
+//!     hook's answer is not judged cut short by a copy some other start holds.
 //!   - *alone* by a start through `fork`: every [`spawn`] of a `std::process::Command`, and
 //!     hooks where the C library cannot start a child in a session of its own without a fork.
 //!     No hook's pipes exist in hookmux meanwhile but its own, so no such child holds another
@@ -163,13 +164,15 @@ pub(crate) fn starts_before(mark: u64) -> bool {
     spawning().in_flight.first().is_some_and(|first| *first < mark)
 }
 
-/// Waits until every start numbered below `mark` has run its program or failed to: a moment,
-/// the time a `vfork`ed child takes to run its program.
+/// Waits until every start numbered below `mark` has run its program or failed to (a moment, the
+/// time a `vfork`ed child takes to run its program), or until `until`: a start stuck in loading
+/// its program (a hung network filesystem) does not stop the watching of every other hook.
 #[cfg_attr(not(unix), allow(dead_code))]
-pub(crate) fn wait_for_starts_before(mark: u64) {
+pub(crate) fn wait_for_starts_before(mark: u64, until: Instant) {
     let mut spawning = spawning();
     while spawning.in_flight.first().is_some_and(|first| *first < mark) {
-        spawning = wait_over(spawning);
+        let Some(left) = until.checked_duration_since(Instant::now()) else { return };
+        spawning = START_OVER.wait_timeout(spawning, left).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
     }
 }
 

@@ -33,6 +33,10 @@ const READ_NOW_CHUNKS: usize = 64;
 const EXIT_CHECK_FIRST: Duration = Duration::from_millis(1);
 const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
 
+/// How long [`Hooks::read_now`] waits at most for the starts that may hold a copy of a hook's
+/// pipes (see [`crate::process`]).
+const SETTLE_MAX: Duration = Duration::from_secs(1);
+
 /// The same when the kernel tells: a net under it, in case it does not.
 const EXIT_NET_FIRST: Duration = Duration::from_millis(100);
 const EXIT_NET_MAX: Duration = Duration::from_secs(1);
@@ -336,7 +340,7 @@ impl Hooks {
             // Another hook's child, started while this one's pipes were being made, may still
             // hold a copy of them until it runs its program, a moment: a writer that is not this
             // hook's. What the pipes say once it has is what counts.
-            wait_for_starts_before(hook.settled);
+            wait_for_starts_before(hook.settled, Instant::now() + SETTLE_MAX);
             hook.read_all(id, &mut self.chunk, sink);
         }
         // Looked for now, whatever the backoff says: what can be told now is told.

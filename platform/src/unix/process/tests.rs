@@ -377,7 +377,7 @@ fn pipes_held_by_another_start() -> (bool, Seen) {
         launch(&sh("exit 0").command(), input(b"{}"))
     });
     let release = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(1500));
+        std::thread::sleep(Duration::from_millis(800));
         std::fs::OpenOptions::new().write(true).open(&fifo).expect("open the FIFO")
     });
     super::super::spawn::HOLD_PIPES.set(Duration::from_millis(300));
