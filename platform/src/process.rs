@@ -32,9 +32,11 @@
 //!   `POSIX_SPAWN_CLOEXEC_DEFAULT`, so a child keeps only the descriptors it is given whatever
 //!   their flags, and a fork holds the lock alone.
 //!
-//!   Windows has no `fork` and no close-on-exec: every hook start there holds the lock shared,
-//!   its child is given its own pipe ends and nothing else, and every [`spawn`] holds it alone
-//!   (see below).
+//!   Windows has no `fork`, and a child gets the handles marked inheritable rather than keeping
+//!   those not closed on exec: every hook start there holds the lock shared until
+//!   `CreateProcessW` has returned and hookmux's copies of the child's ends are closed, its child
+//!   is given its own pipe ends and nothing else, and every [`spawn`] holds the lock alone (see
+//!   below).
 //!
 //!   Not covered: a process started by code that does not come through here (a third-party
 //!   handler's own `std::process::Command::spawn`): a child it forks while a hook is being started
