@@ -12,8 +12,9 @@ system, the hooks included, since each side reaps them) and peak RSS of the larg
 dispatch, dispatch itself). Each round runs every side in turn, rotating which goes first, so slow
 phases of a shared machine hit all alike; the figures are medians over all runs, the ratios
 medians of the per-round ratios (dispatch's over the other side's). The `sessions` side is the
-floor under dispatch: the same commands started at once by this script itself, each in a
-session of its own as dispatch starts hooks (posix_spawn with setsid), then waited for. `--baseline` adds OTHER_HOOKMUX (an older build, say) as a third
+floor under dispatch's CPU time: the same commands started at once by this script itself, from one
+thread, each in a session of its own as dispatch starts hooks (posix_spawn with setsid), then
+waited for (dispatch starts hooks from several threads, so its wall time can be lower). `--baseline` adds OTHER_HOOKMUX (an older build, say) as a third
 side for sizes up to `--baseline-max` (default 1000), and its ratio to HOOKMUX.
 
 Needs python3 only. Where os.wait4 is missing (Windows), only wall time is measured.
@@ -44,7 +45,7 @@ def run(argv, stdin_path, env):
 
 
 def sessions_side(n, stdin_path, env):
-    """The floor under dispatch: the same N commands started at once, each in a session of its
+    """The floor under dispatch's CPU time: the same N commands started at once, each in a session of its
     own as hooks are (posix_spawn with setsid), by this process, then waited for; CPU time is
     this process's own spawning and the commands'. None where posix_spawn cannot start a
     session (or Python does not offer it)."""

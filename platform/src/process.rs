@@ -3,16 +3,40 @@
 //!
 //! # What each operating system module promises
 //!
-//! - [`spawn`]: every process hookmux starts (hooks, `async` hooks, built-in handlers' helpers)
-//!   is started under one process-wide lock, held until the child runs its own program. A hook's
-//!   output is judged ended when no process holds its pipe's write end any more; a child another
-//!   thread is starting at the same moment could otherwise inherit a copy of that end and hold it
-//!   until it runs its program, which on a loaded machine can outlast the quiet window and make a
-//!   finished hook's answer look cut short. Under the lock, a hook's pipes exist in hookmux only
-//!   while its own spawn holds the lock, and every other end hookmux keeps is closed in a child
-//!   when it runs its program (close-on-exec), so no other child ever holds a hook's write end. No
-//!   wait for other spawns is ever needed after that, and the hooks are not serialised: the lock
-//!   covers only the start of each child, not its run.
+//! - [`spawn`], [`launch`]: every process hookmux starts (hooks, `async` hooks, built-in
+//!   handlers' helpers) is started under one process-wide lock, held until the child runs its own
+//!   program. A hook's output is judged ended when no process holds its pipe's write end any
+//!   more; a child another thread is starting at the same moment inherits a copy of every
+//!   descriptor hookmux holds, that end included if the hook's pipes exist then, and holds it
+//!   until it runs its program (every descriptor hookmux keeps is close-on-exec). On a loaded
+//!   machine a copy of hookmux made by `fork` can take long to get there, long enough to outlast
+//!   the quiet window and make a finished hook's answer look cut short. So the lock is taken in
+//!   two ways:
+//!   - *shared* by a hook started with `posix_spawn`, whose child shares hookmux's memory (a
+//!     `vfork`: nothing to copy, its parent thread waits) and runs its program at once. Hooks
+//!     start this way on several threads at once, so that a dispatch of many hooks uses every
+//!     core. Such a child may copy another hook's pipe ends made at the same moment, and hold
+//!     them until it runs its program: microseconds, unless loading that program is slow (a
+//!     cold network filesystem). So each such start is numbered while it is in flight, a hook
+//!     notes which starts may have copied its pipes, and [`Hooks::read_now`], which the caller
+//!     asks once its quiet window is over, first waits for those starts to be over (up to a
+//!     second, so that a start stuck in loading its program does not stop the watching of the
+//!     others) before it judges whether the pipes ended. No start ever waits for another, and a
+//!     hook's answer is not judged cut short by a copy some other start holds.
+//!   - *alone* by a start through `fork`: every [`spawn`] of a `std::process::Command`, and
+//!     hooks where the C library cannot start a child in a session of its own without a fork.
+//!     No hook's pipes exist in hookmux meanwhile but its own, so no such child holds another
+//!     hook's write end; these start one at a time.
+//!
+//!   macOS has no `pipe2`: a pipe is made, then marked close-on-exec. Its hooks are started with
+//!   `POSIX_SPAWN_CLOEXEC_DEFAULT`, so a child keeps only the descriptors it is given whatever
+//!   their flags, and a fork holds the lock alone.
+//!
+//!   Windows has no `fork`, and a child gets the handles marked inheritable rather than keeping
+//!   those not closed on exec: every hook start there holds the lock shared until
+//!   `CreateProcessW` has returned and hookmux's copies of the child's ends are closed, its child
+//!   is given its own pipe ends and nothing else, and every [`spawn`] holds the lock alone (see
+//!   below).
 //!
 //!   Not covered: a process started by code that does not come through here (a third-party
 //!   handler's own `std::process::Command::spawn`): a child it forks while a hook is being started
@@ -52,25 +76,33 @@
 //! - Windows (`windows/process.rs`): anonymous pipes cannot be polled, so each pipe gets a
 //!   thread doing blocking `ReadFile` (`ERROR_BROKEN_PIPE` is the end) and stdin a writing
 //!   thread, all reporting into one channel that `wait` reads with a deadline; exits through
-//!   `WaitForSingleObject` on the process handle, from a thread per hook. A hook is created
-//!   suspended, put in a Job Object of its own and then resumed, so everything it starts is in
-//!   that job, and ending it is `TerminateJobObject`. The spawn lock's part is kept by
-//!   `PROC_THREAD_ATTRIBUTE_HANDLE_LIST`: a hook inherits its own three pipe ends and nothing
-//!   else, and those are inheritable only under the lock. The API asks nothing Windows lacks:
-//!   [`Hooks::wait`] takes events from wherever the OS module gathers them, a pipe's end is
-//!   reported as an event rather than asked of a descriptor, and [`Ending::Ask`] does nothing
-//!   there. [`spawn_detached`] is `CREATE_NEW_PROCESS_GROUP`, [`exists`] `OpenProcess` and a
-//!   look at whether the process handle is signalled.
+//!   `WaitForSingleObject` on the process handle, from a thread per hook. [`launch`] creates the
+//!   hook on whichever thread calls it: suspended, put in a Job Object of its own and then
+//!   resumed, so everything it starts is in that job, and ending it is `TerminateJobObject`.
+//!   [`Hooks::adopt`] starts its threads; a [`Launched`] dropped without that has its job ended.
+//!   The spawn lock's part is kept by `PROC_THREAD_ATTRIBUTE_HANDLE_LIST`: a hook inherits its
+//!   own three pipe ends and nothing else, so hooks launched on several threads at once (each
+//!   holding the lock shared) never get each other's ends, and no start needs waiting for
+//!   before a hook's pipes are judged. Those ends are inheritable only while their start holds
+//!   the lock shared, and a `std::process::Command` (which names no list, so its child inherits
+//!   every inheritable handle) takes it alone through [`spawn`], so it never sees them. The API
+//!   asks nothing Windows lacks: [`Hooks::wait`] takes events from wherever the OS module
+//!   gathers them, a pipe's end is reported as an event rather than asked of a descriptor, and
+//!   [`Ending::Ask`] does nothing there. [`spawn_detached`] is `CREATE_NEW_PROCESS_GROUP`,
+//!   [`exists`] `OpenProcess` and a look at whether the process handle is signalled.
 //!
-//! Threads: on Unix, none per hook (the caller's one loop); the spawn of a hook is a `fork` of a
+//! Threads: on Unix, none per hook (the caller's one loop, and the caller's few threads that
+//! [`launch`] hooks); the spawn of a hook is a `vfork`, or where it must be a `fork`, one of a
 //! process that holds a handful of threads, not thousands, which keeps each fork cheap. On
-//! Windows, four per hook with 64 KiB stacks (no `fork` there, so threads make no spawn dearer).
+//! Windows, four per hook with 64 KiB stacks, started by [`Hooks::adopt`] (no `fork` there, so
+//! threads make no spawn dearer).
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
 use std::process::{Child, Command};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -90,17 +122,113 @@ use crate::windows::process as sys;
 /// table (a daemon's double fork) are found too.
 pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 
-static SPAWNING: Mutex<()> = Mutex::new(());
+/// The spawn lock (see the module doc): the starts under it shared that have not yet run their
+/// program (or failed to), and whether a start holds it alone.
+static SPAWNING: Mutex<Spawning> = Mutex::new(Spawning { next: 1, in_flight: BTreeSet::new(), alone: false });
+/// Told whenever a start is over.
+static START_OVER: Condvar = Condvar::new();
 
-/// The process-wide spawn lock (see the module doc), for the OS modules' own spawns.
-pub(crate) fn spawning() -> MutexGuard<'static, ()> {
+struct Spawning {
+    /// The number the next shared start takes.
+    next: u64,
+    in_flight: BTreeSet<u64>,
+    alone: bool,
+}
+
+fn spawning() -> MutexGuard<'static, Spawning> {
     SPAWNING.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Starts `command` under the process-wide spawn lock (see the module doc). Every process
-/// hookmux and its built-in handlers start with `std::process::Command` goes through here.
+fn wait_over(spawning: MutexGuard<'static, Spawning>) -> MutexGuard<'static, Spawning> {
+    START_OVER.wait(spawning).unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A start holding the spawn lock shared (see the module doc), in flight until dropped.
+pub(crate) struct Starting {
+    number: u64,
+}
+
+/// Takes the spawn lock shared, for a start whose child shares hookmux's memory until it runs its
+/// program and holds every descriptor close-on-exec but those it is given (`posix_spawn`), or is
+/// given no handle but those it names (Windows' `PROC_THREAD_ATTRIBUTE_HANDLE_LIST`). Waits
+/// only while a start holds it alone: a start that wants it alone waits for a moment without
+/// shared starts, which may be the end of a dispatch's starts.
+pub(crate) fn starting() -> Starting {
+    let mut spawning = spawning();
+    while spawning.alone {
+        spawning = wait_over(spawning);
+    }
+    let number = spawning.next;
+    spawning.next += 1;
+    spawning.in_flight.insert(number);
+    Starting { number }
+}
+
+impl Starting {
+    /// Called once this start's child runs its program and hookmux's copies of the child's pipe
+    /// ends are closed: the mark to give [`wait_for_starts_before`] for those pipes. Every start
+    /// that may have copied them took its number before this.
+    // Windows: no child holds another hook's pipes (see the module doc), so none is waited for.
+    #[cfg(unix)]
+    pub(crate) fn settled(&self) -> u64 {
+        spawning().next
+    }
+}
+
+impl Drop for Starting {
+    fn drop(&mut self) {
+        spawning().in_flight.remove(&self.number);
+        START_OVER.notify_all();
+    }
+}
+
+/// Whether a start numbered below `mark` is still in flight: its child may hold a copy of the
+/// pipes of the hook that `mark` is for, until it runs its program.
+// Windows: no start is waited for (see the module doc).
+#[cfg(unix)]
+pub(crate) fn starts_before(mark: u64) -> bool {
+    spawning().in_flight.first().is_some_and(|first| *first < mark)
+}
+
+/// Waits until every start numbered below `mark` has run its program or failed to (a moment, the
+/// time a `vfork`ed child takes to run its program), or until `until`: a start stuck in loading
+/// its program (a hung network filesystem) does not stop the watching of every other hook.
+// Windows: no start is waited for (see the module doc).
+#[cfg(unix)]
+pub(crate) fn wait_for_starts_before(mark: u64, until: Instant) {
+    let mut spawning = spawning();
+    while spawning.in_flight.first().is_some_and(|first| *first < mark) {
+        let Some(left) = until.checked_duration_since(Instant::now()) else { return };
+        spawning = START_OVER.wait_timeout(spawning, left).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
+    }
+}
+
+/// The spawn lock held alone, until dropped.
+pub(crate) struct Alone(());
+
+/// Takes the spawn lock alone, for a start through `fork` (a copy of hookmux that may take long
+/// to run its program), or on Windows one that names no handle list (its child inherits every
+/// inheritable handle): no other start is in flight meanwhile.
+pub(crate) fn spawning_alone() -> Alone {
+    let mut spawning = spawning();
+    while spawning.alone || !spawning.in_flight.is_empty() {
+        spawning = wait_over(spawning);
+    }
+    spawning.alone = true;
+    Alone(())
+}
+
+impl Drop for Alone {
+    fn drop(&mut self) {
+        spawning().alone = false;
+        START_OVER.notify_all();
+    }
+}
+
+/// Starts `command` holding the spawn lock alone (see the module doc). Every process hookmux
+/// and its built-in handlers start with `std::process::Command` goes through here.
 pub fn spawn(command: &mut Command) -> io::Result<Child> {
-    let _spawning = spawning();
+    let _spawning = spawning_alone();
     // std returns once the child runs its program (or failed to), and has closed the parent's
     // copies of the child's pipe ends by then.
     command.spawn()
@@ -200,6 +328,18 @@ pub fn end_detached(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> u
     detached::end(runs, session, grace)
 }
 
+/// A hook started by [`launch`], on any thread, and not yet watched: [`Hooks::adopt`] watches
+/// it. Dropped without that, its processes are ended.
+pub struct Launched {
+    inner: sys::Launched,
+}
+
+/// Starts `command` as [`Hooks::start`] does, without a [`Hooks`]: several threads may start
+/// hooks at once this way (see the module doc), for the thread that owns the [`Hooks`] to adopt.
+pub fn launch(command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<Launched> {
+    sys::launch(command, stdin).map(|inner| Launched { inner })
+}
+
 /// A value for [`HOOK_RUN`] that no other hook run, of this process or another, has.
 pub fn hook_run_mark() -> OsString {
     use std::hash::{BuildHasher, Hasher};
@@ -260,7 +400,14 @@ impl Hooks {
 
     /// Starts `command` as a hook (see the module doc), its stdin to be `stdin` then closed.
     pub fn start(&mut self, command: &HookCommand<'_>, stdin: Arc<[u8]>) -> io::Result<HookId> {
-        self.inner.start(command, stdin)
+        launch(command, stdin).and_then(|launched| self.adopt(launched))
+    }
+
+    /// Watches a hook that [`launch`] started, from now on, as if [`Hooks::start`] had. Fails
+    /// only where watching takes resources of its own (Windows: the hook's threads, which the
+    /// system may refuse); then the hook's processes are ended and nothing of it is reported.
+    pub fn adopt(&mut self, launched: Launched) -> io::Result<HookId> {
+        self.inner.adopt(launched.inner)
     }
 
     /// Waits until something happens to a hook or `until` passes, reports to `sink` what

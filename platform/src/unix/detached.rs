@@ -6,7 +6,7 @@
 use super::kernel::{self, ProcTable};
 use super::process::signal_if_running;
 use super::spawn::{spawn, Output, Spawned};
-use crate::process::{spawning, DetachedRun, HookCommand, HOOK_RUN, SESSION};
+use crate::process::{DetachedRun, HookCommand, HOOK_RUN, SESSION};
 use crate::tree::{self, Proc, Table};
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -23,10 +23,8 @@ const LOOK_EVERY: Duration = Duration::from_millis(10);
 const FORCED_GONE: Duration = Duration::from_millis(200);
 
 pub fn start(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<(Option<Proc>, JoinHandle<()>)> {
-    let Spawned { pid, mut stdin, .. } = {
-        let _spawning = spawning();
-        spawn(command, Output::Null)?
-    };
+    // `spawn` takes the spawn lock itself: shared for `posix_spawn`, alone for a fork.
+    let Spawned { pid, mut stdin, .. } = spawn(command, Output::Null)?;
     // The child runs its program by now; it cannot be reaped before this process looks (it is
     // this process's child), so a pid read here is its own, not a reused one.
     let proc = kernel::running(pid);

@@ -4,7 +4,9 @@
 
 use super::kernel::{self, ExitWatch, ProcTable};
 use super::spawn::{spawn, Output, Spawned};
-use crate::process::{hook_run_mark, spawning, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
+use crate::process::{
+    hook_run_mark, starts_before, wait_for_starts_before, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN,
+};
 use crate::tree::{self, Proc};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -30,6 +32,10 @@ const READ_NOW_CHUNKS: usize = 64;
 const EXIT_CHECK_FIRST: Duration = Duration::from_millis(1);
 const EXIT_CHECK_MAX: Duration = Duration::from_millis(50);
 
+/// How long [`Hooks::read_now`] waits at most for the starts that may hold a copy of a hook's
+/// pipes (see [`crate::process`]).
+const SETTLE_MAX: Duration = Duration::from_secs(1);
+
 /// The same when the kernel tells: a net under it, in case it does not.
 const EXIT_NET_FIRST: Duration = Duration::from_millis(100);
 const EXIT_NET_MAX: Duration = Duration::from_secs(1);
@@ -50,8 +56,57 @@ pub fn exists(pid: u32) -> bool {
 fn spawn_marked(command: &HookCommand<'_>, mark: &OsString) -> io::Result<Spawned> {
     let mut env: Vec<(OsString, OsString)> = command.env.iter().filter(|(name, _)| name != HOOK_RUN).cloned().collect();
     env.push((HOOK_RUN.into(), mark.clone()));
-    let _spawning = spawning();
     spawn(&HookCommand { env: &env, ..*command }, Output::Piped)
+}
+
+/// A hook started, its stdin written as far as the pipe took it, not yet watched.
+pub struct Launched {
+    parts: Parts,
+    unwatched: Unwatched,
+}
+
+struct Parts {
+    pid: libc::pid_t,
+    feed: Option<Feed>,
+    stdout: File,
+    stderr: File,
+    mark: Vec<u8>,
+    settled: u64,
+}
+
+/// Ends a launched hook dropped before it was watched: nothing else would.
+struct Unwatched(libc::pid_t);
+
+impl Drop for Unwatched {
+    fn drop(&mut self) {
+        // SAFETY: killpg only sends a signal, to the group the hook leads (its session's).
+        unsafe {
+            libc::killpg(self.0, libc::SIGKILL);
+        }
+        kill_and_reap(self.0);
+    }
+}
+
+pub fn launch(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<Launched> {
+    let mark = hook_run_mark();
+    let mut entry = format!("{HOOK_RUN}=").into_bytes();
+    entry.extend_from_slice(mark.as_bytes());
+    let Spawned { pid, stdin, stdout, stderr, settled } = spawn_marked(command, &mark)?;
+    let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
+        // Piped output always has both ends; without them nothing could be read or told.
+        kill_and_reap(pid);
+        return Err(io::Error::other("the hook's pipes were not made"));
+    };
+    for fd in [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()] {
+        if let Err(err) = set_nonblocking(fd) {
+            kill_and_reap(pid);
+            return Err(err);
+        }
+    }
+    let mut feed = Feed { pipe: stdin, data: input, written: 0 };
+    let feed_over = feed.write();
+    let parts = Parts { pid, feed: (!feed_over).then_some(feed), stdout, stderr, mark: entry, settled };
+    Ok(Launched { parts, unwatched: Unwatched(pid) })
 }
 
 pub struct Hooks {
@@ -74,6 +129,8 @@ struct Hook {
     exit_check_every: Duration,
     /// `HOOKMUX_HOOK_RUN=value`, as it reads in an environment.
     mark: Vec<u8>,
+    /// The starts that may hold a copy of its pipes are numbered below this.
+    settled: u64,
     /// The hook's processes found by the last [`Hooks::end`].
     known: BTreeSet<Proc>,
 }
@@ -181,6 +238,17 @@ impl Hook {
         read
     }
 
+    /// Reads both pipes as far as [`READ_NOW_CHUNKS`] allows.
+    fn read_all(&mut self, id: HookId, chunk: &mut [u8], sink: &mut dyn FnMut(Event<'_>)) {
+        for stream in [Stream::Stdout, Stream::Stderr] {
+            for _ in 0..READ_NOW_CHUNKS {
+                if !matches!(self.read(id, stream, chunk, sink), Read1::Data(_)) {
+                    break;
+                }
+            }
+        }
+    }
+
     /// Whether the hook has exited, if it is time to look; reports the exit.
     fn check_exit(&mut self, id: HookId, now: Instant, sink: &mut dyn FnMut(Event<'_>)) -> bool {
         if self.exited || now < self.next_exit_check {
@@ -211,36 +279,23 @@ impl Hooks {
         Hooks { hooks: Vec::new(), exits: ExitWatch::new(), watch_exits: true, chunk: vec![0; CHUNK] }
     }
 
-    pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
-        let mark = hook_run_mark();
-        let mut entry = format!("{HOOK_RUN}=").into_bytes();
-        entry.extend_from_slice(mark.as_bytes());
-        let Spawned { pid, stdin, stdout, stderr } = spawn_marked(command, &mark)?;
-        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-            // Piped output always has both ends; without them nothing could be read or told.
-            kill_and_reap(pid);
-            return Err(io::Error::other("the hook's pipes were not made"));
-        };
-        for fd in [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()] {
-            if let Err(err) = set_nonblocking(fd) {
-                kill_and_reap(pid);
-                return Err(err);
-            }
-        }
-        let mut feed = Feed { pipe: stdin, data: input, written: 0 };
-        let feed_over = feed.write();
+    pub fn adopt(&mut self, launched: Launched) -> io::Result<HookId> {
+        let Launched { parts: Parts { pid, feed, stdout, stderr, mark, settled }, unwatched } = launched;
+        // Watched from here on.
+        std::mem::forget(unwatched);
         let watched = self.watch_exits && self.exits.add(pid);
         let every = if watched { EXIT_NET_FIRST } else { EXIT_CHECK_FIRST };
         self.hooks.push(Some(Hook {
             pid,
-            stdin: (!feed_over).then_some(feed),
+            stdin: feed,
             stdout: Some(stdout),
             stderr: Some(stderr),
             exited: false,
             watched,
             next_exit_check: Instant::now() + every,
             exit_check_every: every,
-            mark: entry,
+            mark,
+            settled,
             known: BTreeSet::new(),
         }));
         Ok(HookId(self.hooks.len() - 1))
@@ -271,12 +326,13 @@ impl Hooks {
 
     pub fn read_now(&mut self, id: HookId, sink: &mut dyn FnMut(Event<'_>)) {
         let Some(Some(hook)) = self.hooks.get_mut(id.0) else { return };
-        for stream in [Stream::Stdout, Stream::Stderr] {
-            for _ in 0..READ_NOW_CHUNKS {
-                if !matches!(hook.read(id, stream, &mut self.chunk, sink), Read1::Data(_)) {
-                    break;
-                }
-            }
+        hook.read_all(id, &mut self.chunk, sink);
+        if (hook.stdout.is_some() || hook.stderr.is_some()) && starts_before(hook.settled) {
+            // Another hook's child, started while this one's pipes were being made, may still
+            // hold a copy of them until it runs its program, a moment: a writer that is not this
+            // hook's. What the pipes say once it has is what counts.
+            wait_for_starts_before(hook.settled, Instant::now() + SETTLE_MAX);
+            hook.read_all(id, &mut self.chunk, sink);
         }
         // Looked for now, whatever the backoff says: what can be told now is told.
         let now = Instant::now();
@@ -461,6 +517,13 @@ pub(super) fn signal_if_running(proc: Proc, signal: libc::c_int) {
         unsafe {
             libc::kill(proc.pid, signal);
         }
+    }
+}
+
+#[cfg(test)]
+impl Hooks {
+    pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
+        launch(command, input).and_then(|launched| self.adopt(launched))
     }
 }
 

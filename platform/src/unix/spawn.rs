@@ -28,6 +28,14 @@ const POSIX_SPAWN_SETSID: libc::c_short = 0x0400;
 #[cfg(not(target_os = "macos"))]
 const POSIX_SPAWN_SETSID: libc::c_short = libc::POSIX_SPAWN_SETSID as libc::c_short;
 
+/// macOS: the child gets only the descriptors its file actions name, whatever the others' flags.
+/// Its `pipe` has no close-on-exec flag at birth: a hook started on another thread in the
+/// moment between `pipe` and `fcntl` would otherwise keep a copy of these pipes for its life.
+#[cfg(target_os = "macos")]
+const CLOEXEC_DEFAULT: libc::c_short = libc::POSIX_SPAWN_CLOEXEC_DEFAULT as libc::c_short;
+#[cfg(not(target_os = "macos"))]
+const CLOEXEC_DEFAULT: libc::c_short = 0;
+
 #[cfg(test)]
 thread_local! {
     /// Makes a test's spawns take the way of a C library without `posix_spawn` in a session.
@@ -36,6 +44,10 @@ thread_local! {
     /// How long a test's spawns wait between making the pipes and starting the child, to widen
     /// the moment when another fork could copy them.
     pub static HOLD_PIPES: std::cell::Cell<std::time::Duration> = const { std::cell::Cell::new(std::time::Duration::ZERO) };
+
+    /// A file a test's spawns open (read-only, as descriptor 3) in the child before it runs its
+    /// program: a FIFO holds the child there, between its start and its program, until written.
+    pub static OPEN_FIRST: std::cell::RefCell<Option<CString>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Where a started process's stdout and stderr go.
@@ -53,11 +65,14 @@ pub struct Spawned {
     pub stdin: File,
     pub stdout: Option<File>,
     pub stderr: Option<File>,
+    /// The mark for [`crate::process::wait_for_starts_before`]: the starts that may hold a copy
+    /// of this child's pipe ends until they run their program are numbered below it (0: none).
+    pub settled: u64,
 }
 
 /// Starts `command` in a session of its own, with a pipe on its stdin and `output` for the
-/// rest. The caller holds the spawn lock: the pipes are made and the child's ends closed again
-/// within it.
+/// rest, under the spawn lock (see [`crate::process`]): shared for `posix_spawn`, alone for
+/// `fork`. The pipes are made and the child's ends closed again within it.
 pub fn spawn(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
     match spawn_without_copy(command, output)? {
         Some(spawned) => Ok(spawned),
@@ -70,6 +85,9 @@ pub fn spawn(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
 /// 2.17 runs there too): std's `fork`, `setsid` in the child, then the program.
 fn spawn_by_fork(command: &HookCommand<'_>, output: Output) -> io::Result<Spawned> {
     use std::os::unix::process::CommandExt;
+    // No other start through hookmux is in flight meanwhile (each holds the lock too), so no
+    // child copies this one's pipe ends, nor this child another hook's.
+    let alone = crate::process::spawning_alone();
     use std::process::Stdio;
     let mut child = std::process::Command::new(command.program);
     child.args(command.args).env_clear().envs(command.env.iter().map(|(k, v)| (k, v))).current_dir(command.cwd);
@@ -89,6 +107,7 @@ fn spawn_by_fork(command: &HookCommand<'_>, output: Output) -> io::Result<Spawne
         });
     }
     let mut child = child.spawn()?;
+    drop(alone);
     let pid = libc::pid_t::try_from(child.id()).map_err(io::Error::other)?;
     let stdin = child.stdin.take().map(|pipe| File::from(OwnedFd::from(pipe)));
     let Some(stdin) = stdin else { return Err(io::Error::other("the child's stdin was not made")) };
@@ -98,6 +117,7 @@ fn spawn_by_fork(command: &HookCommand<'_>, output: Output) -> io::Result<Spawne
         stdin,
         stdout: child.stdout.take().map(|pipe| File::from(OwnedFd::from(pipe))),
         stderr: child.stderr.take().map(|pipe| File::from(OwnedFd::from(pipe))),
+        settled: 0,
     })
 }
 
@@ -123,6 +143,9 @@ fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<O
     }
     let cwd = cstring(command.cwd.as_os_str().as_bytes())?;
 
+    // Numbered before the pipes exist and before the child is made: a hook whose pipes this
+    // child may copy waits for this start before judging them (see [`crate::process`]).
+    let starting = crate::process::starting();
     let (stdin_theirs, stdin_ours) = pipe()?;
     let (stdout, stderr) = match output {
         Output::Piped => (Some(pipe()?), Some(pipe()?)),
@@ -143,6 +166,11 @@ fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<O
         }
     }
     actions.chdir(addchdir, &cwd)?;
+    #[cfg(test)]
+    if let Some(path) = OPEN_FIRST.with_borrow(Clone::clone) {
+        // SAFETY: the actions are initialised; the path is copied by the call.
+        check(unsafe { libc::posix_spawn_file_actions_addopen(&mut actions.0, 3, path.as_ptr(), libc::O_RDONLY, 0) })?;
+    }
 
     let pid = match posix_spawn(&program, &actions, &attributes, &argv, &envp) {
         Err(err) if err.raw_os_error() == Some(libc::ENOEXEC) => {
@@ -154,14 +182,19 @@ fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<O
         spawned => spawned?,
     };
     // The child runs its own program now: its copies of the pipes are its own, and hookmux's
-    // copies of the child's ends are closed here, within the spawn lock.
+    // copies of the child's ends are closed here, before this start is over.
     drop(stdin_theirs);
-    Ok(Some(Spawned {
-        pid,
-        stdin: File::from(stdin_ours),
-        stdout: stdout.map(|(ours, _theirs)| File::from(ours)),
-        stderr: stderr.map(|(ours, _theirs)| File::from(ours)),
-    }))
+    let stdout = stdout.map(|(ours, theirs)| {
+        drop(theirs);
+        File::from(ours)
+    });
+    let stderr = stderr.map(|(ours, theirs)| {
+        drop(theirs);
+        File::from(ours)
+    });
+    let settled = starting.settled();
+    drop(starting);
+    Ok(Some(Spawned { pid, stdin: File::from(stdin_ours), stdout, stderr, settled }))
 }
 
 type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const libc::c_char) -> libc::c_int;
@@ -232,8 +265,9 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     // SAFETY: pipe writes two descriptors into the array on success.
     #[cfg(not(target_os = "macos"))]
     let made = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    // macOS has no pipe2. The moment without close-on-exec matters only to a fork that does not
-    // take the spawn lock, which the caller holds.
+    // macOS has no pipe2. The moment without close-on-exec matters to no hook started with the
+    // spawn lock shared (`POSIX_SPAWN_CLOEXEC_DEFAULT`), nor to a fork (it takes the lock alone);
+    // only to a process started by code that does not take the lock.
     #[cfg(target_os = "macos")]
     let made = unsafe { libc::pipe(fds.as_mut_ptr()) };
     if made == -1 {
@@ -330,6 +364,7 @@ impl Attributes {
         // are initialised.
         let mut signals: libc::sigset_t = unsafe { std::mem::zeroed() };
         let flags = POSIX_SPAWN_SETSID
+            | CLOEXEC_DEFAULT
             | libc::POSIX_SPAWN_SETSIGMASK as libc::c_short
             | libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
         let set = unsafe {

@@ -4,7 +4,12 @@
 //!
 //! # Starting a hook
 //!
-//! `CreateProcessW`, not `std::process::Command`, for two things std cannot do:
+//! [`launch`] starts a hook on whichever thread calls it (the dispatch starts many from a few
+//! threads at once), and [`Hooks::adopt`], on the thread that owns the [`Hooks`], starts the
+//! threads that watch it (below). Between the two the hook runs in its job, its output waiting in
+//! its pipes and its stdin not yet written; a [`Launched`] dropped without being adopted has its
+//! job ended, so no hook runs unwatched. `CreateProcessW`, not `std::process::Command`, for two
+//! things std cannot do:
 //!
 //! - **Created suspended, put in its Job Object, then resumed** (`CREATE_SUSPENDED`,
 //!   `AssignProcessToJobObject`, `ResumeThread` on the thread `CreateProcessW` returns): the hook
@@ -20,11 +25,20 @@
 //!   (and the first could not be seen to end while the second runs), and every hook would get a
 //!   copy of hookmux's own stdout when the host made it inheritable, which a hook's background
 //!   child would then hold open, keeping the host waiting for hookmux's output long after it
-//!   exited. With the list, a child gets the handles named and nothing else. The pipes are made
-//!   not inheritable; the child's ends become inheritable (which the list requires) only under
-//!   the spawn lock, and are closed again under it, so a `std::process::Command` spawned through
-//!   [`crate::process::spawn`] (which passes no list, and inherits every inheritable handle)
-//!   never sees them either.
+//!   exited. With the list, a child gets the handles named and nothing else.
+//!
+//!   The pipes are made not inheritable; the child's ends become inheritable (which the list
+//!   requires) only while their start holds the spawn lock shared, and are closed before it lets
+//!   go. Several hooks are launched at once, each under the lock shared, so the ends of all of
+//!   them may be inheritable at the same moment: the list is what keeps each child to its own
+//!   (Windows hands a child only the inheritable handles its list names, whatever else is
+//!   inheritable meanwhile), and no hook's pipes are ever held by another hook's child, so
+//!   [`Hooks::read_now`] waits for no start, unlike Unix. What the list cannot cover is a
+//!   `CreateProcessW` that names none, such as std's: its child inherits every inheritable
+//!   handle. A `std::process::Command` started through [`crate::process::spawn`] takes the lock
+//!   alone, which waits until no launch is in flight and keeps new ones out, so it never sees a
+//!   hook's ends inheritable. One started by code that does not come through there may (as on
+//!   Unix, see [`crate::process`]).
 //!
 //! The hook gets `CREATE_NO_WINDOW` (a console of its own with no window: no console window
 //! flashes up, and the host's Ctrl-C does not reach it, as Node's `windowsHide` that Claude Code
@@ -73,7 +87,7 @@
 //! `GetExitCodeProcess` alone would.
 
 use crate::dirs::Vars;
-use crate::process::{hook_run_mark, spawning, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
+use crate::process::{hook_run_mark, starting, Ending, Event, HookCommand, HookId, Stream, HOOK_RUN};
 use crate::program;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{OsStr, OsString};
@@ -140,6 +154,80 @@ pub fn exists(pid: u32) -> bool {
     unsafe { t::WaitForSingleObject(process.as_raw_handle(), 0) == w::WAIT_TIMEOUT }
 }
 
+/// A hook created and running in its Job Object, not yet watched: its stdin not written, its
+/// output waiting in its pipes.
+pub struct Launched {
+    /// Ended when dropped, unless adopted.
+    job: Job,
+    process: OwnedHandle,
+    input: Arc<[u8]>,
+    stdin: OwnedHandle,
+    stdout: OwnedHandle,
+    stderr: OwnedHandle,
+}
+
+/// A hook's Job Object, which ends every process in it when dropped while the hook is not
+/// watched: a hook launched and never adopted, or whose watching could not start.
+struct Job {
+    handle: OwnedHandle,
+    watched: bool,
+}
+
+impl Job {
+    fn new() -> io::Result<Job> {
+        // SAFETY: CreateJobObjectW makes an unnamed job with default security, or returns null.
+        let job = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
+        if job.is_null() {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: a handle just made, owned by nothing else.
+        Ok(Job { handle: unsafe { OwnedHandle::from_raw_handle(job) }, watched: false })
+    }
+
+    /// Ends every process in the job (exit code [`FORCED_EXIT`]); ending a job whose processes
+    /// have all exited, or that holds none, does nothing.
+    fn terminate(&self) {
+        // SAFETY: the job handle is open while `self` is.
+        unsafe { TerminateJobObject(self.handle.as_raw_handle(), FORCED_EXIT) };
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        // A watched hook's job has no kill-on-close: a release leaves what still runs alone.
+        if !self.watched {
+            self.terminate();
+        }
+    }
+}
+
+pub fn launch(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<Launched> {
+    let mut env: Vec<(OsString, OsString)> =
+        command.env.iter().filter(|(name, _)| !name.eq_ignore_ascii_case(HOOK_RUN)).cloned().collect();
+    env.push((HOOK_RUN.into(), hook_run_mark()));
+    let job = Job::new()?;
+    let started = create_process(command, &env, t::CREATE_NO_WINDOW | t::CREATE_SUSPENDED, Output::Piped)?;
+    let Started { process, thread: main_thread, stdin, stdout, stderr } = started;
+    let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
+        // SAFETY: a process this function started, still suspended.
+        unsafe { t::TerminateProcess(process.as_raw_handle(), FORCED_EXIT) };
+        return Err(io::Error::other("the hook's pipes were not made"));
+    };
+    // SAFETY: both handles are open; the process is suspended and has run nothing yet.
+    if unsafe { AssignProcessToJobObject(job.handle.as_raw_handle(), process.as_raw_handle()) } == 0 {
+        let err = io::Error::last_os_error();
+        // SAFETY: as above.
+        unsafe { t::TerminateProcess(process.as_raw_handle(), FORCED_EXIT) };
+        return Err(io::Error::new(err.kind(), format!("cannot put the hook in a Job Object: {err}")));
+    }
+    // SAFETY: the process's first thread, created suspended by CreateProcessW.
+    if unsafe { t::ResumeThread(main_thread.as_raw_handle()) } == u32::MAX {
+        // The job, dropped unwatched, ends the hook.
+        return Err(io::Error::last_os_error());
+    }
+    Ok(Launched { job, process, input, stdin, stdout, stderr })
+}
+
 /// What a thread watching a hook tells.
 enum Message {
     Output(HookId, Stream, Vec<u8>),
@@ -164,7 +252,7 @@ pub struct Hooks {
 }
 
 struct Hook {
-    job: OwnedHandle,
+    job: Job,
     process: Arc<OwnedHandle>,
     /// Set when released: the threads report nothing more and stop at their next turn.
     released: Arc<AtomicBool>,
@@ -187,53 +275,21 @@ impl Hooks {
         Hooks { hooks: Vec::new(), sender, receiver, pending: VecDeque::new() }
     }
 
-    pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
-        let mut env: Vec<(OsString, OsString)> =
-            command.env.iter().filter(|(name, _)| !name.eq_ignore_ascii_case(HOOK_RUN)).cloned().collect();
-        env.push((HOOK_RUN.into(), hook_run_mark()));
-        // SAFETY: CreateJobObjectW makes an unnamed job with default security, or returns null.
-        let job = unsafe { CreateJobObjectW(std::ptr::null(), std::ptr::null()) };
-        if job.is_null() {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a handle just made, owned by nothing else.
-        let job = unsafe { OwnedHandle::from_raw_handle(job) };
-        let started = create_process(command, &env, t::CREATE_NO_WINDOW | t::CREATE_SUSPENDED, Output::Piped)?;
-        let Started { process, thread: main_thread, stdin, stdout, stderr } = started;
-        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-            // SAFETY: a process this function started, still suspended.
-            unsafe { t::TerminateProcess(process.as_raw_handle(), FORCED_EXIT) };
-            return Err(io::Error::other("the hook's pipes were not made"));
-        };
-        // SAFETY: both handles are open; the process is suspended and has run nothing yet.
-        if unsafe { AssignProcessToJobObject(job.as_raw_handle(), process.as_raw_handle()) } == 0 {
-            let err = io::Error::last_os_error();
-            // SAFETY: as above.
-            unsafe { t::TerminateProcess(process.as_raw_handle(), FORCED_EXIT) };
-            return Err(io::Error::new(err.kind(), format!("cannot put the hook in a Job Object: {err}")));
-        }
-        // SAFETY: the process's first thread, created suspended by CreateProcessW.
-        if unsafe { t::ResumeThread(main_thread.as_raw_handle()) } == u32::MAX {
-            let err = io::Error::last_os_error();
-            // SAFETY: the job is open; it holds only this hook.
-            unsafe { TerminateJobObject(job.as_raw_handle(), FORCED_EXIT) };
-            return Err(err);
-        }
-        drop(main_thread);
-
+    pub fn adopt(&mut self, launched: Launched) -> io::Result<HookId> {
+        let Launched { mut job, process, input, stdin, stdout, stderr } = launched;
         let id = HookId(self.hooks.len());
         let process = Arc::new(process);
         let released = Arc::new(AtomicBool::new(false));
-        let threads = self.watch(id, &process, &released, input, stdin, stdout, stderr);
-        let pipe_threads = match threads {
+        let pipe_threads = match self.watch(id, &process, &released, input, stdin, stdout, stderr) {
             Ok(threads) => threads,
             Err(err) => {
+                // The threads already started report nothing; the job, dropped unwatched, ends
+                // the hook, and with it their pipes.
                 released.store(true, Ordering::Relaxed);
-                // SAFETY: the job is open; it holds only this hook and what it started.
-                unsafe { TerminateJobObject(job.as_raw_handle(), FORCED_EXIT) };
-                return Err(err);
+                return Err(io::Error::new(err.kind(), format!("cannot start a thread to watch the hook: {err}")));
             }
         };
+        job.watched = true;
         self.hooks.push(Some(Hook {
             job,
             process,
@@ -324,9 +380,7 @@ impl Hooks {
     pub fn end(&mut self, id: HookId, how: Ending) {
         let Some(Some(hook)) = self.hooks.get_mut(id.0) else { return };
         if how == Ending::Force {
-            // SAFETY: the job handle is open while `hook` is; ending a job whose processes have
-            // all exited does nothing.
-            unsafe { TerminateJobObject(hook.job.as_raw_handle(), FORCED_EXIT) };
+            hook.job.terminate();
         }
     }
 
@@ -461,8 +515,9 @@ fn create_process(
     let block = env_block(env)?;
     let cwd = wide(command.cwd.as_os_str())?;
 
-    // Held until every handle made below is closed or handed back (it is dropped last).
-    let _spawning = spawning();
+    // Held shared until every handle made below is closed or handed back (it is dropped last):
+    // the child's ends are inheritable only meanwhile (see the module doc).
+    let _starting = starting();
     let (stdin_theirs, stdin_ours) = pipe()?;
     let (stdout, stderr, null) = match output {
         Output::Piped => (Some(pipe()?), Some(pipe()?), None),
@@ -512,7 +567,7 @@ fn create_process(
         )
     };
     let err = io::Error::last_os_error();
-    // The child's ends, inheritable now, are closed within the spawn lock.
+    // The child's ends, inheritable now, are closed before this start lets go of the spawn lock.
     drop((attributes, stdin_theirs, null));
     let stdout = stdout.map(|(ours, _theirs)| ours);
     let stderr = stderr.map(|(ours, _theirs)| ours);
@@ -758,6 +813,13 @@ fn terminated(mut text: Vec<u16>) -> io::Result<Vec<u16>> {
     }
     text.push(0);
     Ok(text)
+}
+
+#[cfg(test)]
+impl Hooks {
+    pub fn start(&mut self, command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<HookId> {
+        launch(command, input).and_then(|launched| self.adopt(launched))
+    }
 }
 
 #[cfg(test)]

@@ -11,12 +11,20 @@
 //! with what dispatch holds (each thread's stack is mappings the fork copies): N spawns over N
 //! threads made the cost of N hooks grow with N². One loop reads every pipe, writes every stdin
 //! and watches every exit and deadline, so dispatch stays small while it starts hook after hook.
+//!
+//! Only the starts are spread over a few threads (as many as there are cores, at most
+//! [`MAX_STARTERS`]): a thread that starts a hook waits until the kernel has loaded the hook's
+//! program, so from one thread the starts of many hooks took turns on one core while the others
+//! idled. The watching loop adopts each hook as it is started.
 
 use crate::engine::execute::RawOutput;
-use hookmux_platform::process::{self as platform, Ending, Event, HookCommand, HookId, Hooks, Stream};
+use hookmux_platform::process::{self as platform, Ending, Event, HookCommand, HookId, Hooks, Launched, Stream};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -37,6 +45,13 @@ pub const QUIET_WINDOW: Duration = Duration::from_millis(300);
 /// While hooks are still being started, the ones already running are served (their stdin
 /// written, their pipes read, their deadlines kept) at least this often.
 const SERVE_WHILE_STARTING: Duration = Duration::from_millis(5);
+
+/// At most this many threads start hooks at once, whatever the number of cores: past a few, they
+/// mostly wait on each other in the kernel.
+const MAX_STARTERS: usize = 4;
+
+/// A starting thread holds a hook's arguments and environment while it starts it, little more.
+const STARTER_STACK: usize = 256 * 1024;
 
 /// What to start.
 #[derive(Clone, Debug)]
@@ -72,8 +87,28 @@ pub fn run(spec: &ProcessSpec) -> RawOutput {
 pub fn run_all(specs: &[ProcessSpec], done: &mut dyn FnMut(usize, RawOutput)) {
     let mut hooks = Hooks::new();
     let mut runs = Runs::default();
+    if specs.len() > 1 {
+        start_together(specs, &mut hooks, &mut runs, done);
+    } else {
+        start_in_turn(specs, 0, &mut hooks, &mut runs, done);
+    }
+    while !runs.0.is_empty() {
+        let until = runs.0.values().filter_map(HookRun::next_deadline).min();
+        runs.serve(&mut hooks, until, done);
+    }
+}
+
+/// Starts `specs[from..]` one after another on this thread, serving the hooks already running
+/// in between.
+fn start_in_turn(
+    specs: &[ProcessSpec],
+    from: usize,
+    hooks: &mut Hooks,
+    runs: &mut Runs,
+    done: &mut dyn FnMut(usize, RawOutput),
+) {
     let mut served = Instant::now();
-    for (index, spec) in specs.iter().enumerate() {
+    for (index, spec) in specs.iter().enumerate().skip(from) {
         let started = Instant::now();
         match hooks.start(&spec.command(), spec.stdin.clone()) {
             Ok(hook) => {
@@ -82,14 +117,70 @@ pub fn run_all(specs: &[ProcessSpec], done: &mut dyn FnMut(usize, RawOutput)) {
             Err(err) => done(index, RawOutput::failure(format!("cannot start `{}`: {err}", spec.label()))),
         }
         if served.elapsed() >= SERVE_WHILE_STARTING {
-            runs.serve(&mut hooks, Some(Instant::now()), done);
+            runs.serve(hooks, Some(Instant::now()), done);
             served = Instant::now();
         }
     }
-    while !runs.0.is_empty() {
-        let until = runs.0.values().filter_map(HookRun::next_deadline).min();
-        runs.serve(&mut hooks, until, done);
-    }
+}
+
+/// Starts every spec from a few threads at once, as many as there are cores (at most
+/// [`MAX_STARTERS`]): most of a start is the kernel loading the hook's program, which is the
+/// child's work, but the thread that starts it waits for it (see the platform layer's `spawn`),
+/// so one thread leaves the other cores idle. This thread adopts each started hook and serves
+/// the running ones meanwhile.
+fn start_together(specs: &[ProcessSpec], hooks: &mut Hooks, runs: &mut Runs, done: &mut dyn FnMut(usize, RawOutput)) {
+    let starters = std::thread::available_parallelism().map_or(1, |cores| cores.get()).clamp(1, MAX_STARTERS);
+    let starters = starters.min(specs.len());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Instant, io::Result<Launched>)>();
+        let mut running = 0;
+        for _ in 0..starters {
+            let tx = tx.clone();
+            let next = &next;
+            let starter = std::thread::Builder::new().name("hook-start".into()).stack_size(STARTER_STACK);
+            let spawned = starter.spawn_scoped(scope, move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(spec) = specs.get(index) else { break };
+                let started = Instant::now();
+                let launched = platform::launch(&spec.command(), spec.stdin.clone());
+                if tx.send((index, started, launched)).is_err() {
+                    break;
+                }
+            });
+            // A thread the system would not give is no error: fewer start the hooks.
+            running += usize::from(spawned.is_ok());
+        }
+        drop(tx);
+        let mut served = Instant::now();
+        if running > 0 {
+            loop {
+                let wait = SERVE_WHILE_STARTING.saturating_sub(served.elapsed());
+                match rx.recv_timeout(wait) {
+                    Ok((index, started, Ok(launched))) => match hooks.adopt(launched) {
+                        Ok(hook) => {
+                            runs.0.insert(hook, HookRun::new(index, started, specs[index].timeout));
+                        }
+                        Err(err) => {
+                            done(index, RawOutput::failure(format!("cannot start `{}`: {err}", specs[index].label())));
+                        }
+                    },
+                    Ok((index, _, Err(err))) => {
+                        done(index, RawOutput::failure(format!("cannot start `{}`: {err}", specs[index].label())));
+                    }
+                    Err(RecvTimeoutError::Timeout) => {}
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+                if served.elapsed() >= SERVE_WHILE_STARTING {
+                    runs.serve(hooks, Some(Instant::now()), done);
+                    served = Instant::now();
+                }
+            }
+        }
+    });
+    // With no thread to start them, or one that stopped early, the rest start here.
+    let from = next.into_inner().min(specs.len());
+    start_in_turn(specs, from, hooks, runs, done);
 }
 
 /// Starts a process that is not waited for (`async: true` hooks): stdout and stderr go nowhere,

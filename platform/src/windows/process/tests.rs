@@ -219,3 +219,106 @@ fn output_written_in_more_pieces_than_may_wait_in_the_channel_is_all_reported() 
     assert_eq!(seen.exit, Some(Some(0)), "{:?}", seen.ended);
     assert_eq!(seen.stdout.len(), 5_000 * 202);
 }
+
+/// How many processes `job` holds now that have not exited.
+fn active_processes(job: &OwnedHandle) -> u32 {
+    use windows_sys::Win32::System::JobObjects::{
+        JobObjectBasicAccountingInformation, QueryInformationJobObject, JOBOBJECT_BASIC_ACCOUNTING_INFORMATION,
+    };
+    // SAFETY: plain data, for which all zeroes is a value.
+    let mut info: JOBOBJECT_BASIC_ACCOUNTING_INFORMATION = unsafe { std::mem::zeroed() };
+    // SAFETY: the handle is open; `info` has the size given and receives the information.
+    let ok = unsafe {
+        QueryInformationJobObject(
+            job.as_raw_handle(),
+            JobObjectBasicAccountingInformation,
+            (&mut info as *mut JOBOBJECT_BASIC_ACCOUNTING_INFORMATION).cast(),
+            std::mem::size_of::<JOBOBJECT_BASIC_ACCOUNTING_INFORMATION>() as u32,
+            std::ptr::null_mut(),
+        )
+    };
+    assert_ne!(ok, 0, "{}", io::Error::last_os_error());
+    info.ActiveProcesses
+}
+
+/// Waits until `done` holds or the bound passes; whether it held.
+fn eventually(done: impl Fn() -> bool) -> bool {
+    let until = Instant::now() + BOUND;
+    while !done() {
+        if Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+#[test]
+fn a_hook_launched_and_dropped_unadopted_is_ended_with_what_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let (env, args) = (env(), [OsString::from("/C"), OsString::from("ping -n 300 127.0.0.1")]);
+    let command = HookCommand { program: OsStr::new("cmd"), args: &args, env: &env, cwd: dir.path() };
+    let launched = launch(&command, Arc::from(&b""[..])).unwrap();
+    // A handle of its own on the job, which outlives the one the hook's start holds.
+    let job = launched.job.handle.try_clone().unwrap();
+    // cmd and its ping (on Windows, the console host of the hook's hidden console too).
+    assert!(eventually(|| active_processes(&job) >= 2), "cmd and its ping never ran: {}", active_processes(&job));
+    drop(launched);
+    assert!(eventually(|| active_processes(&job) == 0), "still running: {}", active_processes(&job));
+}
+
+/// Hooks launched on several threads at once each inherit their own pipe ends and no other's: a
+/// hook that exits at once is seen to end while the hooks launched beside it still run, which it
+/// would not be if one of them held a copy of its pipes.
+#[test]
+fn hooks_launched_on_several_threads_at_once_hold_only_their_own_pipes() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env();
+    let lines: Vec<String> =
+        (0..16).map(|n| if n % 2 == 0 { format!("echo {n}") } else { "ping -n 300 127.0.0.1".into() }).collect();
+    let launched: Vec<(usize, Launched)> = std::thread::scope(|scope| {
+        let starters: Vec<_> = (0..4)
+            .map(|starter| {
+                let (lines, env, cwd) = (&lines, &env, dir.path());
+                scope.spawn(move || {
+                    (starter..lines.len())
+                        .step_by(4)
+                        .map(|n| {
+                            let args = [OsString::from("/C"), OsString::from(&lines[n])];
+                            let command = HookCommand { program: OsStr::new("cmd"), args: &args, env, cwd };
+                            (n, launch(&command, Arc::from(&b""[..])).unwrap())
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        starters.into_iter().flat_map(|starter| starter.join().unwrap()).collect()
+    });
+    let mut hooks = Hooks::new();
+    let ids: BTreeMap<HookId, usize> =
+        launched.into_iter().map(|(n, launched)| (hooks.adopt(launched).unwrap(), n)).collect();
+    let mut seen: BTreeMap<usize, Seen> = (0..lines.len()).map(|n| (n, Seen::default())).collect();
+    let short_over = |seen: &BTreeMap<usize, Seen>| seen.iter().all(|(n, seen)| n % 2 == 1 || seen.over());
+    let until = Instant::now() + BOUND;
+    while !short_over(&seen) && Instant::now() < until {
+        hooks.wait(Some(until), &mut |event| {
+            let hook = match event {
+                Event::Output { hook, .. } | Event::Ended { hook, .. } | Event::Exited { hook, .. } => hook,
+            };
+            if let Some(seen) = ids.get(&hook).and_then(|n| seen.get_mut(n)) {
+                seen.take(event);
+            }
+        });
+    }
+    for id in ids.keys() {
+        hooks.end(*id, Ending::Force);
+    }
+    for (n, seen) in &seen {
+        if n % 2 == 0 {
+            assert!(seen.over(), "hook {n}'s pipes were held by another: {seen:?}");
+            assert_eq!(String::from_utf8_lossy(&seen.stdout).trim_end(), n.to_string());
+        } else {
+            assert_eq!(seen.exit, None, "hook {n} exited before the others were judged: {seen:?}");
+        }
+    }
+}

@@ -73,3 +73,26 @@ fn a_hook_that_cannot_start_fails_with_its_name() {
     assert_eq!(raw.exit_code, Some(1));
     assert!(raw.stderr_text().starts_with("cannot start `hookmux-no-such-program`"), "{}", raw.stderr_text());
 }
+
+#[test]
+fn among_hooks_started_together_one_that_cannot_start_fails_alone() {
+    let mut specs: Vec<ProcessSpec> = (0..12).map(|i| shell(&format!("wc -c; exit {}", i % 2))).collect();
+    // More than a pipe holds: written on by the watching thread after the start.
+    let big: Arc<[u8]> = Arc::from(vec![b'x'; 300_000]);
+    for spec in &mut specs {
+        spec.stdin = big.clone();
+    }
+    specs[5].program = "hookmux-no-such-program".into();
+    let mut results: Vec<Option<RawOutput>> = vec![None; specs.len()];
+    run_all(&specs, &mut |at, raw| results[at] = Some(raw));
+    for (i, raw) in results.into_iter().enumerate() {
+        let raw = raw.expect("a result for every hook");
+        if i == 5 {
+            assert!(raw.stderr_text().starts_with("cannot start `hookmux-no-such-program`"), "{}", raw.stderr_text());
+            continue;
+        }
+        assert_eq!(raw.stdout_text().trim(), "300000", "hook {i}");
+        assert_eq!(raw.exit_code, Some((i % 2) as i32));
+        assert!(!raw.unterminated && !raw.timed_out);
+    }
+}
