@@ -87,7 +87,7 @@ use windows_sys::Win32::System::Threading as t;
 /// How long, at most, the processes of one level are waited for once they were ended.
 const FORCED_GONE: Duration = Duration::from_millis(200);
 
-/// How many levels below the hooks are looked for, at most: a bound against a process that
+/// How many levels are ended at most, the hooks' own included: a bound against a process that
 /// starts another as fast as the one before is ended.
 const LEVELS: usize = 64;
 
@@ -120,19 +120,21 @@ pub fn end(runs: &[DetachedRun], session: &OsStr, _grace: Duration) -> usize {
             held.push(hook);
         }
     }
-    let mut level = 0;
-    for _ in 0..=LEVELS {
-        let Some(ended) = held.get(level..).filter(|ended| !ended.is_empty()) else { break };
-        ended.iter().for_each(|held| {
+    // One level at a time, the hooks first: `held[level..]` is the level to end.
+    let (mut level, mut ended) = (0, 0);
+    for _ in 0..LEVELS {
+        let Some(these) = held.get(level..).filter(|these| !these.is_empty()) else { break };
+        for process in these {
             // SAFETY: a handle open with PROCESS_TERMINATE.
-            unsafe { t::TerminateProcess(held.handle.as_raw_handle(), FORCED_EXIT) };
-        });
-        wait_gone(ended, Instant::now() + FORCED_GONE);
-        let below = children(&held, &spared);
+            unsafe { t::TerminateProcess(process.handle.as_raw_handle(), FORCED_EXIT) };
+        }
+        ended += these.len();
+        wait_gone(these, Instant::now() + FORCED_GONE);
         level = held.len();
+        let below = children(&held, &spared);
         held.extend(below);
     }
-    held.len()
+    ended
 }
 
 /// What a process is opened with to be ended.
