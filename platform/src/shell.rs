@@ -19,12 +19,28 @@
 //! does something other than what its author wrote). The one fallback is the host's own: on
 //! Windows, with no Git Bash and nothing naming one, Claude Code runs such a hook through
 //! PowerShell, and so does [`for_commands`].
+//!
+//! What Claude Code changes in a hook run through Git Bash on Windows, and [`bash_command`] and
+//! [`bash_path`] change alike (pure functions of an OS family's [`Conventions`], so both rules
+//! run, and are tested, on any OS):
+//!
+//! - a command that runs a `.sh` file (`.sh` followed by a space, a `"` or the end, anywhere in
+//!   the command) gets `bash ` put in front of it, unless it starts with `bash ` already: Windows
+//!   does not start a script from its first line's `#!`;
+//! - the paths the host hands the hook (`CLAUDE_PROJECT_DIR`, `CLAUDE_PLUGIN_ROOT`,
+//!   `CLAUDE_PLUGIN_DATA`: [`HOST_PATH_VARIABLES`]) are spelled as Git Bash spells them:
+//!   `C:\Users\me` is `/c/Users/me`, `\\server\share` is `//server/share`.
+//!
+//! Neither applies to PowerShell (`"shell": "powershell"`, or the fallback without Git Bash),
+//! nor to the exec form (`args`), which no shell reads; nor on Unix, where they change nothing.
 
 use crate::dirs::Vars;
+use crate::program::Conventions;
 #[cfg(unix)]
 use crate::unix::shell as imp;
 #[cfg(windows)]
 use crate::windows::shell as imp;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -77,6 +93,47 @@ pub fn powershell(vars: &dyn Vars) -> Result<PathBuf, Missing> {
     imp::powershell(vars)
 }
 
+/// The variables holding paths that the host hands a hook, which [`bash_path`] spells for Git
+/// Bash on Windows.
+pub const HOST_PATH_VARIABLES: [&str; 3] = ["CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"];
+
+/// `command` as the POSIX shell of `os` is handed it, after Claude Code's rewrite: on Windows, a
+/// command that names a `.sh` file (`.sh` followed by whitespace, a `"` or the end of the
+/// command, leading and trailing whitespace aside) and does not start with `bash ` becomes
+/// `bash <command>`, since Windows runs no script through its `#!` line. The rule is the host's,
+/// word for word, so it also applies where `.sh` is not the program (`echo done.sh`): the hook
+/// runs as it runs under the host. Unchanged on Unix.
+pub fn bash_command(command: &str, os: Conventions) -> Cow<'_, str> {
+    let trimmed = command.trim();
+    let names_a_script = trimmed
+        .match_indices(".sh")
+        .any(|(at, _)| trimmed[at + 3..].chars().next().is_none_or(|next| next.is_whitespace() || next == '"'));
+    match os {
+        Conventions::Windows if names_a_script && !trimmed.starts_with("bash ") => {
+            Cow::Owned(format!("bash {command}"))
+        }
+        _ => Cow::Borrowed(command),
+    }
+}
+
+/// `path` as the POSIX shell of `os` reads it, as Claude Code hands paths to Git Bash: on
+/// Windows a drive path `C:\Users\me` (or `C:/Users/me`) is `/c/Users/me` (the drive in lower
+/// case), a UNC path `\\server\share` is `//server/share`, and any other path has its `\`
+/// made `/`. Unchanged on Unix.
+pub fn bash_path(path: &str, os: Conventions) -> Cow<'_, str> {
+    if os == Conventions::Unix {
+        return Cow::Borrowed(path);
+    }
+    let bytes = path.as_bytes();
+    let drive =
+        bytes.len() >= 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && matches!(bytes[2], b'\\' | b'/');
+    match drive {
+        true => Cow::Owned(format!("/{}{}", char::from(bytes[0].to_ascii_lowercase()), path[2..].replace('\\', "/"))),
+        false if path.contains('\\') => Cow::Owned(path.replace('\\', "/")),
+        false => Cow::Borrowed(path),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +152,41 @@ mod tests {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, "").unwrap();
         path.to_path_buf()
+    }
+
+    #[test]
+    fn on_windows_a_script_is_run_by_bash_as_claude_code_runs_it() {
+        let windows = |command| bash_command(command, Conventions::Windows).into_owned();
+        assert_eq!(windows("./hooks/check.sh"), "bash ./hooks/check.sh");
+        assert_eq!(windows("/c/Users/me/check.sh --strict"), "bash /c/Users/me/check.sh --strict");
+        assert_eq!(windows(r#""$CLAUDE_PROJECT_DIR/hooks/a b.sh" x"#), r#"bash "$CLAUDE_PROJECT_DIR/hooks/a b.sh" x"#);
+        assert_eq!(windows("  check.sh\n"), "bash   check.sh\n", "prepended to the command as written");
+        // The host's rule, word for word: any `.sh` that ends a word, wherever it is.
+        assert_eq!(windows("echo done.sh"), "bash echo done.sh");
+        for unchanged in
+            ["bash ./check.sh", "  bash check.sh", "node check.sh.js", "./check.shell", "hookmux run protect-paths"]
+        {
+            assert_eq!(windows(unchanged), unchanged);
+        }
+        for command in ["./hooks/check.sh", "echo done.sh"] {
+            assert_eq!(bash_command(command, Conventions::Unix), command, "Unix starts a script by its #! line");
+        }
+    }
+
+    #[test]
+    fn on_windows_the_paths_handed_to_bash_are_spelled_as_git_bash_spells_them() {
+        let windows = |path| bash_path(path, Conventions::Windows).into_owned();
+        assert_eq!(windows(r"C:\Users\me\project"), "/c/Users/me/project");
+        assert_eq!(windows("D:/work/plugin"), "/d/work/plugin");
+        assert_eq!(windows(r"C:\"), "/c/");
+        assert_eq!(windows(r"\\server\share\repo"), "//server/share/repo");
+        assert_eq!(windows(r"relative\dir"), "relative/dir");
+        assert_eq!(windows("/c/already/posix"), "/c/already/posix");
+        // A drive-relative path (`C:dir`) is no drive path to convert.
+        assert_eq!(windows("C:dir"), "C:dir");
+        for path in [r"C:\Users\me", "/home/me/project"] {
+            assert_eq!(bash_path(path, Conventions::Unix), path);
+        }
     }
 
     #[cfg(unix)]

@@ -800,8 +800,9 @@ fn check_builtin(
     }
 }
 
-/// A command whose first word is a path (it contains `/` once `$CLAUDE_PROJECT_DIR`, `$HOME` and
-/// `~` are expanded) must name an executable file.
+/// A command whose first word is a path (once `$CLAUDE_PROJECT_DIR`, `$HOME` and `~` are
+/// expanded, it has a `/`; on Windows also a backslash or a drive, `C:`) must name an executable
+/// file.
 fn check_program(
     file: &SettingsFile,
     spec: &HookSpec,
@@ -813,7 +814,7 @@ fn check_program(
     let first = if exec_form { Some(command.to_string()) } else { first_word(command) };
     let Some(word) = first else { return };
     let Some(path) = expand(&word, cx) else { return };
-    if !path.to_string_lossy().contains('/') {
+    if !hookmux_platform::program::is_path(&path.to_string_lossy()) {
         return;
     }
     let path = if path.is_absolute() { path } else { cx.project_root.join(path) };

@@ -35,9 +35,23 @@ fn hookmux_with_stdin(dir: &Path, args: &[&str], limit: Option<u64>, stdin: Stdi
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", dir.join("home"))
         .env("TMPDIR", dir)
+        .envs(common::platform_names(&[
+            ("HOME".to_string(), dir.join("home").to_string_lossy().into_owned()),
+            ("TMPDIR".to_string(), dir.to_string_lossy().into_owned()),
+        ]))
         .current_dir(dir)
         .stdin(stdin);
     if let Some(limit) = limit {
+        limit_file_size(&mut command, limit);
+    }
+    command.output().expect("run hookmux")
+}
+
+/// Caps the size of a file hookmux may write (`RLIMIT_FSIZE`), with SIGXFSZ ignored so that a
+/// write past it fails rather than ends the process.
+#[cfg(unix)]
+fn limit_file_size(command: &mut Command, limit: u64) {
+    {
         use std::os::unix::process::CommandExt;
         let pre_exec = move || {
             let cap = libc::rlimit { rlim_cur: limit as libc::rlim_t, rlim_max: limit as libc::rlim_t };
@@ -54,7 +68,12 @@ fn hookmux_with_stdin(dir: &Path, args: &[&str], limit: Option<u64>, stdin: Stdi
         // SAFETY: the closure calls only async-signal-safe functions.
         unsafe { command.pre_exec(pre_exec) };
     }
-    command.output().expect("run hookmux")
+}
+
+/// Windows has no file size limit to set on a process: the tests that need one are Unix's.
+#[cfg(not(unix))]
+fn limit_file_size(_command: &mut Command, _limit: u64) {
+    panic!("no RLIMIT_FSIZE on this OS")
 }
 
 fn text(out: &Output) -> String {
@@ -133,6 +152,7 @@ fn entries_of_size(size: usize) -> String {
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "RLIMIT_FSIZE is POSIX's: Windows sets no file size limit on a process")]
 fn an_add_past_the_file_size_limit_leaves_the_file_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     project_in(dir.path());
@@ -150,6 +170,7 @@ fn an_add_past_the_file_size_limit_leaves_the_file_as_it_was() {
 }
 
 #[test]
+#[cfg_attr(not(unix), ignore = "RLIMIT_FSIZE is POSIX's: Windows sets no file size limit on a process")]
 fn the_hooks_handoff_entry_past_the_file_size_limit_leaves_the_file_as_it_was() {
     const SESSION: &str = "7b6b5f32-8486-4727-aaf9-dffe030c4e74";
     let dir = tempfile::tempdir().unwrap();

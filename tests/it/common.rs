@@ -206,15 +206,17 @@ impl Hookmux {
         // run in the checkout, and its hooks would write there, in /tmp or in no home at all.
         let scratch = tempfile::tempdir().expect("a temporary folder");
         command.current_dir(self.cwd.as_deref().unwrap_or(scratch.path()));
+        let mut env = self.env.clone();
         for name in ["HOME", "TMPDIR"] {
-            if !self.env.iter().any(|(set, _)| set == name) {
-                command.env(name, scratch.path());
+            if !env.iter().any(|(set, _)| set == name) {
+                env.push((name.to_string(), scratch.path().to_string_lossy().into_owned()));
             }
         }
+        for (name, value) in platform_names(&env) {
+            command.env(name, value);
+        }
         if self.unprivileged {
-            use std::os::unix::process::CommandExt;
-            // SAFETY: drop_root_privileges only calls geteuid and prctl, both async-signal-safe.
-            unsafe { command.pre_exec(drop_root_privileges) };
+            unprivileged(&mut command);
         }
         command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = command.spawn().expect("spawn hookmux");
@@ -234,6 +236,57 @@ impl Hookmux {
     }
 }
 
+/// The folder variables a test sets by their Unix names (`HOME`, `TMPDIR`, `XDG_*`), also by
+/// the names this OS reads them by (`hookmux_platform::dirs::variable`: on Windows
+/// `USERPROFILE`, `TEMP`, `APPDATA`, `LOCALAPPDATA`), so that on every OS hookmux keeps to the
+/// test's own folders rather than the user's. What the test sets by the OS's own name stays.
+pub fn platform_names(env: &[(String, String)]) -> Vec<(String, String)> {
+    use hookmux_platform::dirs::{variable, Folder};
+    let mut out = env.to_vec();
+    let unix_names = [
+        ("HOME", Folder::Home),
+        ("TMPDIR", Folder::Temp),
+        ("XDG_CONFIG_HOME", Folder::Config),
+        ("XDG_STATE_HOME", Folder::State),
+        ("XDG_DATA_HOME", Folder::Data),
+    ];
+    for (unix_name, folder) in unix_names {
+        let name = variable(folder);
+        let set_by_test = |wanted: &str| env.iter().any(|(set, _)| set == wanted);
+        if name == unix_name || set_by_test(name) {
+            continue;
+        }
+        if let Some((_, value)) = env.iter().find(|(set, _)| set == unix_name) {
+            out.push((name.to_string(), value.clone()));
+        }
+    }
+    out
+}
+
+/// Ends a process a test started (and identified), whatever it does with signals: SIGKILL on
+/// Unix, `taskkill /F` on Windows.
+pub fn kill(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: only signals the process the caller identified.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    #[cfg(windows)]
+    let _ = Command::new("taskkill").args(["/F", "/T", "/PID", &pid.to_string()]).output();
+}
+
+/// See `Hookmux::unprivileged`: Linux's secure bits, set in the child before it runs hookmux.
+#[cfg(unix)]
+fn unprivileged(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: drop_root_privileges only calls geteuid and prctl, both async-signal-safe.
+    unsafe { command.pre_exec(drop_root_privileges) };
+}
+
+/// Windows has no root to take power from: the child runs as the user the test runs as.
+#[cfg(not(unix))]
+fn unprivileged(_command: &mut Command) {}
+
 /// For `Command::pre_exec`: see `Hookmux::unprivileged`.
 #[cfg(target_os = "linux")]
 pub fn drop_root_privileges() -> std::io::Result<()> {
@@ -249,7 +302,7 @@ pub fn drop_root_privileges() -> std::io::Result<()> {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 pub fn drop_root_privileges() -> std::io::Result<()> {
     Ok(())
 }

@@ -7,7 +7,6 @@
 
 use crate::common::{fixture, Hookmux, Output};
 use serde_json::{json, Value};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// A home holding one recorded run: the host's transcripts, and the trace where hookmux keeps it.
@@ -22,7 +21,7 @@ impl Run {
         let trace = run.trace_dir();
         std::fs::create_dir_all(&trace).unwrap();
         for dir in [trace.parent().unwrap(), &trace] {
-            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+            hookmux_platform::fs::set_mode(dir, 0o700).unwrap();
         }
         let lines = std::fs::read_to_string(fixture(&format!("coverage/{name}/trace.jsonl"))).unwrap();
         run.write_trace("trace.jsonl", &lines);
@@ -49,18 +48,24 @@ impl Run {
         self.dir.path().join("acme")
     }
 
+    /// Where hookmux keeps the trace with the home's state folder named (`XDG_STATE_HOME`, on
+    /// Windows `LOCALAPPDATA`): the recorded run's `~/.local/state`.
     fn trace_dir(&self) -> PathBuf {
-        self.home().join(".local/state/hookmux/trace")
+        self.state().join("hookmux/trace")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.home().join(".local/state")
     }
 
     fn write_trace(&self, name: &str, text: &str) {
         let path = self.trace_dir().join(name);
         std::fs::write(&path, text).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        hookmux_platform::fs::set_mode(&path, 0o600).unwrap();
     }
 
     fn hookmux<I: IntoIterator<Item = S>, S: Into<String>>(&self, args: I) -> Hookmux {
-        Hookmux::new(args).env("HOME", self.home()).cwd(self.project())
+        Hookmux::new(args).env("HOME", self.home()).env("XDG_STATE_HOME", self.state()).cwd(self.project())
     }
 
     fn coverage(&self, args: &[&str]) -> (Output, Value) {
@@ -254,6 +259,8 @@ fn hookmuxs_own_transcript_cannot_tell_what_no_hook_saw() {
     assert_eq!((&json["sessions"][0]["session"], &json["sessions"][0]["status"]), (&json!("ghost"), &json!("unknown")));
 }
 
+// A FIFO is POSIX's (Windows' named pipes live outside the file system).
+#[cfg(unix)]
 #[test]
 fn a_link_or_a_fifo_in_a_hosts_folder_is_neither_followed_nor_waited_on() {
     let run = Run::of("claude");

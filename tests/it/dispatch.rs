@@ -65,8 +65,13 @@ fn command(cmd: &str) -> Value {
 }
 
 fn pid_alive(pid: i32) -> bool {
-    // SAFETY: signal 0 only checks for existence.
-    unsafe { libc::kill(pid, 0) == 0 }
+    u32::try_from(pid).is_ok_and(hookmux_platform::process::exists)
+}
+
+fn kill(pid: i32) {
+    if let Ok(pid) = u32::try_from(pid) {
+        common::kill(pid);
+    }
 }
 
 fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
@@ -149,8 +154,7 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
         assert_eq!(pid, group, "{file} left the hook's session and group");
         let gone = wait_until(Duration::from_secs(10), || !running(pid));
         if !gone {
-            // SAFETY: only signals the process this test's hook started, identified just above.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            kill(pid);
         }
         assert!(gone, "{file} ({pid}) outlived its timed-out hook");
     }
@@ -175,8 +179,7 @@ fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
     assert_eq!(pid, group, "the daemon left the hook's session and group");
     let gone = wait_until(Duration::from_secs(10), || !running(pid));
     if !gone {
-        // SAFETY: only signals the process this test's hook started, identified just above.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+        kill(pid);
     }
     assert!(gone, "the double-forked daemon ({pid}) outlived its timed-out hook");
 }
@@ -199,8 +202,7 @@ fn background_children_of_a_hook_that_exits_keep_running() {
     let pids = ["plain", "daemon"].map(|file| pid_and_group(&project, file).0);
     let alive = pids.map(running);
     for pid in pids {
-        // SAFETY: only signals the processes this test's hook started.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+        kill(pid);
     }
     assert_eq!(alive, [true, true], "a finished hook's background work was stopped");
 }
@@ -226,7 +228,7 @@ fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
         // dispatch answered while the grandchild, which still holds stdout, is alive.
         let pid: i32 = project.read("bg.pid").trim().parse().unwrap();
         assert!(pid_alive(pid), "the background process should outlive the answer");
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+        kill(pid);
     }
     // A child that lets go of stdio is no concern.
     let context = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "READY"}});
@@ -237,6 +239,8 @@ fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
     assert_eq!(project.dispatch(project.bash_event()).json()["hookSpecificOutput"]["additionalContext"], "READY");
 }
 
+// The peak resident set comes from wait4, which is POSIX's (and the hook is a POSIX shell pipeline).
+#[cfg(unix)]
 /// dispatch's own peak resident set in KiB, and its stdout. Measured by `peak_rss_probe` in a
 /// small process of its own (this test binary started again to run that one test) rather than
 /// from here: on Linux a child's peak counts the pages it shared with the process that forked
@@ -253,9 +257,13 @@ fn peak_rss_kib(project: &Project, event: &Value) -> (i64, String) {
     (peak, project.read("stdout.json"))
 }
 
+// The peak resident set comes from wait4, which is POSIX's (and the hook is a POSIX shell pipeline).
+#[cfg(unix)]
 /// The project folder `peak_rss_probe` measures dispatch in (`hooks.json`, `event.json`).
 const PROBE_DIR: &str = "HOOKMUX_TEST_RSS_PROBE_DIR";
 
+// The peak resident set comes from wait4, which is POSIX's (and the hook is a POSIX shell pipeline).
+#[cfg(unix)]
 /// Runs dispatch in the folder `PROBE_DIR` names and writes its peak RSS in KiB to `rss.txt`, its
 /// stdout to `stdout.json`: `wait4` reports a child's peak on Linux and macOS alike (in KiB on
 /// Linux, bytes on macOS), where GNU time is Linux's only.
@@ -296,6 +304,8 @@ fn peak_rss_probe() {
     std::fs::write(dir.join("rss.txt"), peak_kib.to_string()).unwrap();
 }
 
+// The peak resident set comes from wait4, which is POSIX's (and the hook is a POSIX shell pipeline).
+#[cfg(unix)]
 #[test]
 fn a_hook_printing_50_mib_leaves_dispatch_memory_bounded() {
     let project = Project::new(hooks(

@@ -236,7 +236,7 @@ fn session_state_is_never_written_through_a_link() {
     )}}));
     let elsewhere = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("state/hookmux")).unwrap();
-    std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("state/hookmux/qwen")).unwrap();
+    hookmux_platform::fs::symlink_dir(elsewhere.path(), &dir.path().join("state/hookmux/qwen")).unwrap();
     let before = dispatch(dir.path(), payload("PreToolUse-run_shell_command", dir.path()));
     assert_eq!(before.code, Some(0));
     assert!(before.stderr.contains("cannot keep Qwen Code session state"), "{}", before.stderr);

@@ -187,7 +187,14 @@ fn the_marker_is_private_even_under_umask_000() {
 }
 
 /// A 0500 folder in the site, if hookmux run `unprivileged` cannot create files in it: a user
-/// never can, root only once its `noroot` secure bit is set (CI runs as root).
+/// never can, root only once its `noroot` secure bit is set (CI runs as root). None on Windows,
+/// whose folders have no mode bits to make one read-only with.
+#[cfg(not(unix))]
+fn read_only_dir(_site: &Site) -> Option<PathBuf> {
+    None
+}
+
+#[cfg(unix)]
 fn read_only_dir(site: &Site) -> Option<PathBuf> {
     use std::os::unix::process::CommandExt;
     let dir = site.dir.path().join("read-only");

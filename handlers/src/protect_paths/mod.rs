@@ -14,8 +14,9 @@
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use hookmux_platform::path::{names_fold_case, resolve_links};
 use hookmux_sdk::{register_handler, Answer, Context, Handler, HandlerInfo, HookEvent, OptionKind, OptionSpec};
+use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::paths;
@@ -86,15 +87,18 @@ impl Handler for ProtectPaths {
         let allow: Vec<&str> = args.values("allow").iter().map(String::as_str).collect();
         let defaults: &[&str] = if args.flag("no-defaults") { &[] } else { DEFAULT_GLOBS };
         let extra: Vec<&str> = args.values("deny").iter().map(String::as_str).collect();
-        let (candidates, fold) = match_candidates(Path::new(raw_path), cx.cwd(), cx.project_root());
+        let (candidates, folder) = match_candidates(Path::new(raw_path), cx.cwd(), cx.project_root());
+        // Whether the folder folds case is asked only when some glob could match at all.
+        let fold = OnceCell::new();
+        let fold = || *fold.get_or_init(|| names_fold_case(&folder));
         for candidate in candidates {
-            if !allow.is_empty() && glob_set(&allow, fold)?.is_match(&candidate) {
+            if !allow.is_empty() && first_match(&allow, &candidate, fold)?.is_some() {
                 continue;
             }
             let mut pattern = None;
             for patterns in [defaults, extra.as_slice()] {
                 if pattern.is_none() && !patterns.is_empty() {
-                    pattern = glob_set(patterns, fold)?.matches(&candidate).first().map(|&index| patterns[index]);
+                    pattern = first_match(patterns, &candidate, fold)?.map(|index| patterns[index]);
                 }
             }
             if let Some(pattern) = pattern {
@@ -112,18 +116,19 @@ register_handler!(ProtectPaths);
 
 /// The strings globs are matched against: the path as the tool call spells it, then, when it
 /// differs, as it really is on disk, each relative to the project root when it lies under it (the
-/// root taken the same way), else absolute; and whether the file's folder folds case.
-fn match_candidates(path: &Path, cwd: &Path, root: &Path) -> (Vec<String>, bool) {
+/// root taken the same way), else absolute; and the folder whose case folding decides how globs
+/// compare (the file's own, as it really is).
+fn match_candidates(path: &Path, cwd: &Path, root: &Path) -> (Vec<String>, PathBuf) {
     let absolute = paths::absolute(path, cwd);
     let root = paths::absolute(root, cwd);
     let spelled = relative_or_absolute(&absolute, &root);
     let physical = resolve_links(&absolute);
-    let fold = names_fold_case(physical.parent().unwrap_or(&physical));
+    let folder = physical.parent().unwrap_or(&physical).to_path_buf();
     let real = relative_or_absolute(&physical, &resolve_links(&root));
     if real == spelled {
-        (vec![spelled], fold)
+        (vec![spelled], folder)
     } else {
-        (vec![spelled, real], fold)
+        (vec![spelled, real], folder)
     }
 }
 
@@ -132,6 +137,40 @@ fn relative_or_absolute(path: &Path, root: &Path) -> String {
         Ok(relative) if !relative.as_os_str().is_empty() => relative.to_string_lossy().into_owned(),
         _ => path.to_string_lossy().into_owned(),
     }
+}
+
+/// The index of the first of `patterns` that `candidate` matches, case folded when `fold` says
+/// the file's folder folds case.
+///
+/// Compiling a glob set costs more than everything else the handler does, and most calls name a
+/// file no glob can match: every glob's plain-text runs (`.pem` of `**/*.pem`) must appear in
+/// whatever it matches, so a candidate lacking one of each glob's runs matches none of them, case
+/// folded or not, and neither the set nor the folder's case folding is needed. The globs are
+/// still parsed, so an invalid one is reported exactly as before.
+fn first_match(patterns: &[&str], candidate: &str, fold: impl Fn() -> bool) -> anyhow::Result<Option<usize>> {
+    if !patterns.iter().any(|pattern| may_match(pattern, candidate)) {
+        if !std::ptr::eq(patterns, DEFAULT_GLOBS) {
+            for pattern in patterns {
+                glob(pattern, false)?;
+            }
+        }
+        return Ok(None);
+    }
+    Ok(glob_set(patterns, fold())?.matches(candidate).first().copied())
+}
+
+/// False only when `candidate` cannot match `pattern`: it lacks one of the pattern's runs of
+/// plain text (between `*`, `?` and `/`), compared ignoring ASCII case, which covers a case-folded
+/// match of an ASCII candidate. A pattern with classes, alternatives or escapes, or a candidate
+/// beyond ASCII (where `K` folds to the Kelvin sign), is not judged here.
+fn may_match(pattern: &str, candidate: &str) -> bool {
+    if pattern.contains(['[', ']', '{', '}', '\\']) || !pattern.is_ascii() || !candidate.is_ascii() {
+        return true;
+    }
+    pattern
+        .split(['*', '?', '/'])
+        .filter(|run| !run.is_empty())
+        .all(|run| candidate.as_bytes().windows(run.len()).any(|window| window.eq_ignore_ascii_case(run.as_bytes())))
 }
 
 /// Compiles a glob list once per process. Under `hookmux dispatch` several protect-paths entries

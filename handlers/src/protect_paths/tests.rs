@@ -2,7 +2,6 @@ use super::*;
 use hookmux_sdk::testing::TestRun;
 use hookmux_sdk::Decision;
 use serde_json::json;
-use std::path::{Path, PathBuf};
 
 fn write(path: &str) -> TestRun {
     TestRun::new(&ProtectPaths).event(json!({"tool_name": "Write", "tool_input": {"file_path": path, "content": "x"}}))
@@ -123,6 +122,7 @@ fn an_invalid_glob_is_an_error_naming_it() {
 #[cfg(unix)]
 #[test]
 fn links_in_the_root_or_the_path_do_not_hide_a_protected_file() {
+    use std::path::{Path, PathBuf};
     let run = |project: &Path, file: &Path, root: &Path| {
         let dir = tempfile::tempdir().unwrap();
         TestRun::new(&ProtectPaths)
@@ -171,4 +171,95 @@ fn letter_case_is_ignored_where_the_file_system_ignores_it() {
         .answer();
     let expected = if folds { Some(Decision::Deny) } else { None };
     assert_eq!(answer.decision, expected, "names fold case here: {folds}");
+}
+
+/// An invalid glob is reported even when the file's name could match no glob at all, where no
+/// glob set is compiled.
+#[test]
+fn an_invalid_glob_is_reported_when_nothing_could_match() {
+    for bad in ["a}", "a[", "x/**/{y", "src\\"] {
+        let outcome = write("README.md").args(["--no-defaults", "--deny", "*.lock", "--deny", bad]).run();
+        let err = outcome.answer.unwrap_err().to_string();
+        assert!(err.contains(&format!("`{bad}`")), "{bad}: {err}");
+        let outcome = write("README.md").args(["--allow", bad]).run();
+        assert!(outcome.answer.is_err(), "allow {bad}");
+    }
+}
+
+/// The shortcut that skips compiling globs a candidate cannot match never skips one it does
+/// match, case folded or not.
+#[test]
+fn the_plain_text_shortcut_never_hides_a_match() {
+    let globs = [
+        ".env",
+        ".env.*",
+        "**/*.pem",
+        "**/*.key",
+        "**/id_rsa*",
+        ".git/**",
+        "secrets/**",
+        "*.env",
+        "a?c/*.md",
+        "**",
+        "*",
+        "**/Secrets/*.TXT",
+        "docs/**/draft-*",
+        "x,y",
+        "[ab]c",
+        "{a,b}.txt",
+        "caf\u{e9}/*",
+    ];
+    let candidates = [
+        ".env",
+        ".ENV",
+        ".env.local",
+        ".Env.Local",
+        "certs/server.pem",
+        "Certs/SERVER.PEM",
+        "server.key",
+        "keys/id_rsa.pub",
+        "ID_RSA",
+        ".git/config",
+        ".GIT/config",
+        ".gitignore",
+        "secrets/db.txt",
+        "SECRETS/a/b",
+        "prod.env",
+        "abc/x.md",
+        "aXc/y.MD",
+        "src/main.rs",
+        "README.md",
+        "/etc/hosts",
+        "a/Secrets/NOTE.txt",
+        "docs/a/b/draft-1",
+        "DOCS/draft-2",
+        "x,y",
+        "bc",
+        "a.txt",
+        "CAF\u{c9}/x",
+        "\u{212a}.key",
+        "s\u{17f}/x",
+        "",
+        "/home/dev/.ssh/id_rsa",
+    ];
+    for pattern in globs {
+        for fold in [false, true] {
+            let matcher = glob(pattern, fold).unwrap().compile_matcher();
+            for candidate in candidates {
+                if matcher.is_match(candidate) {
+                    assert!(may_match(pattern, candidate), "{pattern} matches {candidate} (fold {fold})");
+                }
+            }
+        }
+    }
+    assert!(!may_match("**/*.pem", "src/main.rs"));
+    assert!(!may_match(".git/**", ".gi/t"));
+    assert!(may_match(".git/**", "A/.GIT/x"));
+}
+
+#[test]
+fn the_default_globs_are_valid() {
+    for pattern in DEFAULT_GLOBS {
+        assert!(glob(pattern, false).is_ok() && glob(pattern, true).is_ok(), "{pattern}");
+    }
 }

@@ -75,6 +75,14 @@ pub fn recognise(command: &str, exec_args: Option<&[String]>, places: &Places<'_
     read(command, exec_args, places).map(|entry| entry.names)
 }
 
+/// Whether a shell command's words could start with hookmux: it names hookmux, or the shell
+/// would change its text (quotes removed, a variable or `~` put in) before the word is known.
+fn could_name_hookmux(command: &str) -> bool {
+    const NAME: &[u8] = b"hookmux";
+    command.contains(['$', '~', '\'', '"', '\\'])
+        || command.as_bytes().windows(NAME.len()).any(|window| window.eq_ignore_ascii_case(NAME))
+}
+
 /// Reads a command that is exactly a Claude Code dispatch of hookmux: the first word `hookmux`
 /// or a path ending in `/hookmux`, then `dispatch`, then only `--installed`, or one or more
 /// `--settings FILE`, and at most `--host claude`. The words are read as the host would run
@@ -93,6 +101,11 @@ pub fn read(command: &str, exec_args: Option<&[String]>, places: &Places<'_>) ->
         }
         None => {
             // Most commands are not hookmux's: their first word says so, and the rest is not read.
+            // Nor is the first word when the command could not spell hookmux at all: without its
+            // name in it (in any case, for Windows), and without a quote, `$` or `~` to make it.
+            if !could_name_hookmux(command) {
+                return None;
+            }
             let expand = |name: &str| places.variable(name);
             let mut words = Words::new(command);
             let program = words.next_word(expand)??;
@@ -237,6 +250,28 @@ mod tests {
         for command in ["hookmux dispatch --settings ~root/x.json", "hookmux dispatch --settings $(pwd)/x.json"] {
             assert_eq!(read(command, None, &places), None, "{command}");
         }
+    }
+
+    /// The shortcut for commands that cannot name hookmux keeps every spelling the shell makes
+    /// hookmux of: through quotes, a variable or `~`, and in any case on Windows.
+    #[test]
+    fn hookmux_spelled_through_the_shell_is_still_recognised() {
+        let env: Env = [("HOME", "/h/hookmux"), ("BIN", "/opt/hookmux")].into_iter().collect();
+        let places = Places { project_root: Some(Path::new("/p")), cwd: Some(Path::new("/p")), env: Some(&env) };
+        for command in [
+            "hook'mux' dispatch --installed",
+            "\"hook\"mux dispatch --installed",
+            "$BIN dispatch --installed",
+            "${BIN} dispatch --installed",
+            "~ dispatch --installed",
+        ] {
+            assert!(could_name_hookmux(command), "{command}");
+            assert_eq!(recognise(command, None, &places), Some(DispatchEntry::Installed), "{command}");
+        }
+        for command in ["./hooks/check.sh", "node hook.js --flag", "/usr/bin/python3 -m x"] {
+            assert!(!could_name_hookmux(command), "{command}");
+        }
+        assert!(could_name_hookmux("C:/Tools/HOOKMUX.EXE dispatch --installed"));
     }
 
     #[test]

@@ -4,10 +4,11 @@
 use crate::engine::config::diagnostic::{Check, Diagnostic};
 use crate::engine::config::jsonpath::JsonPath;
 use hookmux_sdk::HookEvent;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use tree::{Json, Object};
 
 /// The longest dispatch waits for one hook. A larger `timeout` is read as this: far beyond any
 /// hook's useful wait, and small enough that no clock overflows adding it (`1e20` seconds is
@@ -315,10 +316,10 @@ impl SettingsFile {
 
     /// Parses settings text.
     pub fn parse(path: &Path, scope: Scope, text: &str) -> SettingsFile {
-        let root = match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(root)) => root,
+        let root = match Json::parse(text) {
+            Ok(Json::Object(root)) => root,
             Ok(other) => {
-                let reason = format!("the file holds a JSON {}, not an object", hookmux_sdk::json_kind(&other));
+                let reason = format!("the file holds a JSON {}, not an object", other.kind());
                 return SettingsFile::invalid(path, scope, text, reason);
             }
             Err(err) if text.trim().is_empty() => {
@@ -385,7 +386,7 @@ impl Reader<'_> {
         self.file.diagnostics.last_mut().expect("just pushed")
     }
 
-    fn read_root(&mut self, root: &Map<String, Value>) {
+    fn read_root(&mut self, root: &Object<'_>) {
         let top = JsonPath::root();
         self.file.disable_all_hooks = self.bool_field(root, &top, "disableAllHooks");
         self.file.allow_managed_hooks_only = self.bool_field(root, &top, "allowManagedHooksOnly");
@@ -394,24 +395,23 @@ impl Reader<'_> {
         self.file.enabled_plugins = self.enabled_plugins(root, &top);
         self.file.trace = self.trace_mode(root, &top);
         match root.get("hooks") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(events)) => self.read_events(events, &top.key("hooks")),
+            None | Some(Json::Null) => {}
+            Some(Json::Object(events)) => self.read_events(events, &top.key("hooks")),
             Some(other) => {
                 let message = format!(
                     "`hooks` must be an object of events, not a {}; no hooks used from this file",
-                    hookmux_sdk::json_kind(other)
+                    other.kind()
                 );
                 self.error(top.key("hooks"), message);
             }
         }
     }
 
-    fn bool_field(&mut self, obj: &Map<String, Value>, at: &JsonPath, key: &str) -> Option<bool> {
+    fn bool_field(&mut self, obj: &Object<'_>, at: &JsonPath, key: &str) -> Option<bool> {
         match obj.get(key)? {
-            Value::Bool(b) => Some(*b),
+            Json::Bool(b) => Some(*b),
             other => {
-                let message =
-                    format!("`{key}` must be true or false, not a {}; ignored", hookmux_sdk::json_kind(other));
+                let message = format!("`{key}` must be true or false, not a {}; ignored", other.kind());
                 self.error(at.key(key), message);
                 None
             }
@@ -420,16 +420,16 @@ impl Reader<'_> {
 
     /// `"$hookmux": {"trace": true | false | "full"}`. The rest of `$hookmux` (and a `$hookmux`
     /// that is not an object) is left to the commands that own it.
-    fn trace_mode(&mut self, obj: &Map<String, Value>, at: &JsonPath) -> Option<TraceMode> {
-        let Some(Value::Object(own)) = obj.get(HOOKMUX_KEY) else { return None };
+    fn trace_mode(&mut self, obj: &Object<'_>, at: &JsonPath) -> Option<TraceMode> {
+        let Some(Json::Object(own)) = obj.get(HOOKMUX_KEY) else { return None };
         match own.get("trace")? {
-            Value::Bool(true) => Some(TraceMode::On),
-            Value::Bool(false) => Some(TraceMode::Off),
-            Value::String(text) if text == "full" => Some(TraceMode::Full),
+            Json::Bool(true) => Some(TraceMode::On),
+            Json::Bool(false) => Some(TraceMode::Off),
+            Json::String(text) if text == "full" => Some(TraceMode::Full),
             other => {
                 let message = format!(
                     "`trace` must be true, false or \"full\", not {}; the trace stays as it was",
-                    describe(other)
+                    describe_json(other)
                 );
                 self.file.diagnostics.push(Diagnostic::warning(
                     &self.file.path,
@@ -443,19 +443,19 @@ impl Reader<'_> {
 
     /// `enabledPlugins: {"NAME@MARKETPLACE": true | false}`; any other value is reported and
     /// left out.
-    fn enabled_plugins(&mut self, obj: &Map<String, Value>, at: &JsonPath) -> Vec<(String, bool)> {
+    fn enabled_plugins(&mut self, obj: &Object<'_>, at: &JsonPath) -> Vec<(String, bool)> {
         let at = at.key("enabledPlugins");
         match obj.get("enabledPlugins") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Object(plugins)) => {
+            None | Some(Json::Null) => Vec::new(),
+            Some(Json::Object(plugins)) => {
                 let mut enabled = Vec::new();
-                for (id, value) in plugins {
+                for (id, value) in plugins.iter() {
                     match value {
-                        Value::Bool(on) => enabled.push((id.clone(), *on)),
+                        Json::Bool(on) => enabled.push((id.to_string(), *on)),
                         other => {
                             let message = format!(
                                 "`{id}` must be true or false, not {}; the plugin is left as the other settings say",
-                                describe(other)
+                                describe_json(other)
                             );
                             self.error(at.key(id), message);
                         }
@@ -465,28 +465,28 @@ impl Reader<'_> {
             }
             Some(other) => {
                 let message =
-                    format!("`enabledPlugins` must be an object of plugin ids, not {}; ignored", describe(other));
+                    format!("`enabledPlugins` must be an object of plugin ids, not {}; ignored", describe_json(other));
                 self.error(at, message);
                 Vec::new()
             }
         }
     }
 
-    fn string_list_field(&mut self, obj: &Map<String, Value>, at: &JsonPath, key: &str) -> Option<Vec<String>> {
+    fn string_list_field(&mut self, obj: &Object<'_>, at: &JsonPath, key: &str) -> Option<Vec<String>> {
         match obj.get(key)? {
-            Value::Array(items) if items.iter().all(Value::is_string) => {
-                Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+            Json::Array(items) if items.iter().all(Json::is_string) => {
+                Some(items.iter().filter_map(Json::as_str).map(str::to_string).collect())
             }
             other => {
-                let message = format!("`{key}` must be an array of strings, not {}; ignored", describe(other));
+                let message = format!("`{key}` must be an array of strings, not {}; ignored", describe_json(other));
                 self.error(at.key(key), message);
                 None
             }
         }
     }
 
-    fn read_events(&mut self, events: &Map<String, Value>, at: &JsonPath) {
-        for (name, value) in events {
+    fn read_events(&mut self, events: &Object<'_>, at: &JsonPath) {
+        for (name, value) in events.iter() {
             let path = at.key(name);
             // A PascalCase name hookmux does not know is kept: a newer host may send it, and its
             // hooks then run with the generic rules (`hooks validate` warns about it).
@@ -504,8 +504,9 @@ impl Reader<'_> {
                 self.read_misnamed(name, value, &path);
                 continue;
             };
-            let Value::Array(groups) = value else {
-                let message = format!("`{name}` must be an array of matcher groups, not {}; skipped", describe(value));
+            let Json::Array(groups) = value else {
+                let message =
+                    format!("`{name}` must be an array of matcher groups, not {}; skipped", describe_json(value));
                 self.error(path, message).hint =
                     Some(format!(r#"write "{name}": [{{"matcher": "…", "hooks": [ … ]}}]"#));
                 continue;
@@ -521,8 +522,8 @@ impl Reader<'_> {
 
     /// Reads the groups of a misnamed event aside, with their own diagnostics: they do not run,
     /// and what is wrong in them is `hooks validate`'s to say, not dispatch's.
-    fn read_misnamed(&mut self, name: &str, value: &Value, path: &JsonPath) {
-        let Value::Array(groups) = value else { return };
+    fn read_misnamed(&mut self, name: &str, value: &Json<'_>, path: &JsonPath) {
+        let Json::Array(groups) = value else { return };
         let mut aside = SettingsFile::empty(self.file.path.clone(), self.file.scope, FileState::Loaded);
         let mut reader = Reader { file: &mut aside };
         let groups =
@@ -532,29 +533,33 @@ impl Reader<'_> {
         self.file.misnamed.push(Misnamed { name: name.to_string(), meant, groups, diagnostics: aside.diagnostics });
     }
 
-    fn read_group(&mut self, value: &Value, path: JsonPath) -> Option<Group> {
-        let Value::Object(group) = value else {
-            self.error(path, format!("a matcher group must be an object, not {}; skipped", describe(value))).hint =
+    fn read_group(&mut self, value: &Json<'_>, path: JsonPath) -> Option<Group> {
+        let Json::Object(group) = value else {
+            self.error(path, format!("a matcher group must be an object, not {}; skipped", describe_json(value)))
+                .hint =
                 Some(r#"write {"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}"#.to_string());
             return None;
         };
         let matcher = match member(group, "matcher") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(m)) => Some(m.clone()),
+            None | Some(Json::Null) => None,
+            Some(Json::String(m)) => Some(m.to_string()),
             Some(other) => {
-                let count = member(group, "hooks").and_then(Value::as_array).map(Vec::len).unwrap_or(0);
+                let count = member(group, "hooks").and_then(Json::as_array).map(Vec::len).unwrap_or(0);
                 self.file.skipped += count;
-                let message = format!("`matcher` must be a string, not {}; this group is skipped", describe(other));
+                let message =
+                    format!("`matcher` must be a string, not {}; this group is skipped", describe_json(other));
                 self.error(path.key("matcher"), message).hint =
                     Some(r#"list tools as one string: "Edit|Write""#.to_string());
                 return None;
             }
         };
         let hooks = match member(group, "hooks") {
-            Some(Value::Array(hooks)) => hooks,
+            Some(Json::Array(hooks)) => hooks,
             Some(other) => {
-                let message =
-                    format!("`hooks` must be an array of handlers, not {}; this group is skipped", describe(other));
+                let message = format!(
+                    "`hooks` must be an array of handlers, not {}; this group is skipped",
+                    describe_json(other)
+                );
                 self.error(path.key("hooks"), message);
                 return None;
             }
@@ -568,7 +573,7 @@ impl Reader<'_> {
         Some(Group { matcher, hooks, path })
     }
 
-    fn read_hook(&mut self, value: &Value, path: JsonPath) -> Option<HookSpec> {
+    fn read_hook(&mut self, value: &Json<'_>, path: JsonPath) -> Option<HookSpec> {
         let result = parse_hook(value, &path);
         match result {
             Ok(spec) => {
@@ -591,9 +596,9 @@ impl Reader<'_> {
 
 type HookError = (JsonPath, String, Option<String>);
 
-fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
-    let Value::Object(hook) = value else {
-        return Err((path.clone(), format!("a handler must be an object, not {}", describe(value)), None));
+fn parse_hook(value: &Json<'_>, path: &JsonPath) -> Result<HookSpec, HookError> {
+    let Json::Object(hook) = value else {
+        return Err((path.clone(), format!("a handler must be an object, not {}", describe_json(value)), None));
     };
     let fields = Fields { obj: hook, path };
     let kind = match fields.required_str("type")? {
@@ -612,7 +617,7 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         "mcp_tool" => HookKind::McpTool {
             server: fields.required_string("server")?,
             tool: fields.required_string("tool")?,
-            input: member(hook, "input").cloned(),
+            input: member(hook, "input").map(Json::to_value),
         },
         "prompt" => {
             HookKind::Prompt { prompt: fields.required_string("prompt")?, model: fields.optional_string("model")? }
@@ -629,12 +634,12 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
         }
     };
     let timeout = match member(hook, "timeout") {
-        None | Some(Value::Null) => None,
-        Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => n.as_f64(),
+        None | Some(Json::Null) => None,
+        Some(Json::Number(n)) if n.as_f64().is_some_and(|t| t > 0.0 && t.is_finite()) => n.as_f64(),
         Some(other) => {
             return Err((
                 path.key("timeout"),
-                format!("`timeout` must be a positive number of seconds, not {}", describe(other)),
+                format!("`timeout` must be a positive number of seconds, not {}", describe_json(other)),
                 None,
             ))
         }
@@ -649,22 +654,22 @@ fn parse_hook(value: &Value, path: &JsonPath) -> Result<HookSpec, HookError> {
     })
 }
 
-struct Fields<'a> {
-    obj: &'a Map<String, Value>,
+struct Fields<'a, 't> {
+    obj: &'a Object<'t>,
     path: &'a JsonPath,
 }
 
-impl<'a> Fields<'a> {
+impl<'a> Fields<'a, '_> {
     fn required_string(&self, key: &str) -> Result<String, HookError> {
         self.required_str(key).map(str::to_string)
     }
 
     fn required_str(&self, key: &str) -> Result<&'a str, HookError> {
         match member(self.obj, key) {
-            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s),
-            Some(Value::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
+            Some(Json::String(s)) if !s.trim().is_empty() => Ok(s),
+            Some(Json::String(_)) => Err((self.path.key(key), format!("`{key}` is empty"), None)),
             Some(other) => {
-                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
+                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe_json(other)), None))
             }
             None => Err((self.path.clone(), format!("the handler has no `{key}`"), None)),
         }
@@ -672,76 +677,84 @@ impl<'a> Fields<'a> {
 
     fn optional_string(&self, key: &str) -> Result<Option<String>, HookError> {
         match member(self.obj, key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::String(s)) => Ok(Some(s.to_string())),
             Some(other) => {
-                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe(other)), None))
+                Err((self.path.key(key), format!("`{key}` must be a string, not {}", describe_json(other)), None))
             }
         }
     }
 
     fn optional_bool(&self, key: &str) -> Result<Option<bool>, HookError> {
         match member(self.obj, key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Bool(b)) => Ok(Some(*b)),
             Some(other) => {
-                Err((self.path.key(key), format!("`{key}` must be true or false, not {}", describe(other)), None))
+                Err((self.path.key(key), format!("`{key}` must be true or false, not {}", describe_json(other)), None))
             }
         }
     }
 
     fn optional_string_list(&self, key: &str) -> Result<Option<Vec<String>>, HookError> {
         match member(self.obj, key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Array(items)) => items
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Array(items)) => items
                 .iter()
                 .enumerate()
                 .map(|(i, item)| match item {
-                    Value::String(s) => Ok(s.clone()),
-                    other => {
-                        Err((self.path.key(key).index(i), format!("must be a string, not {}", describe(other)), None))
-                    }
+                    Json::String(s) => Ok(s.to_string()),
+                    other => Err((
+                        self.path.key(key).index(i),
+                        format!("must be a string, not {}", describe_json(other)),
+                        None,
+                    )),
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Some),
-            Some(other) => {
-                Err((self.path.key(key), format!("`{key}` must be an array of strings, not {}", describe(other)), None))
-            }
+            Some(other) => Err((
+                self.path.key(key),
+                format!("`{key}` must be an array of strings, not {}", describe_json(other)),
+                None,
+            )),
         }
     }
 
     fn optional_string_map(&self, key: &str) -> Result<Option<BTreeMap<String, String>>, HookError> {
         match member(self.obj, key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Object(map)) => map
+            None | Some(Json::Null) => Ok(None),
+            Some(Json::Object(map)) => map
                 .iter()
                 .map(|(k, v)| match v {
-                    Value::String(s) => Ok((k.clone(), s.clone())),
-                    other => {
-                        Err((self.path.key(key).key(k), format!("must be a string, not {}", describe(other)), None))
-                    }
+                    Json::String(s) => Ok((k.to_string(), s.to_string())),
+                    other => Err((
+                        self.path.key(key).key(k),
+                        format!("must be a string, not {}", describe_json(other)),
+                        None,
+                    )),
                 })
                 .collect::<Result<BTreeMap<_, _>, _>>()
                 .map(Some),
             Some(other) => {
-                Err((self.path.key(key), format!("`{key}` must be an object, not {}", describe(other)), None))
+                Err((self.path.key(key), format!("`{key}` must be an object, not {}", describe_json(other)), None))
             }
         }
     }
 }
 
-/// `obj.get(key)` for a group's or a handler's object. Those have a few members and are asked
-/// for ten, on every event, so comparing the few keys costs less than hashing the one wanted;
-/// a large object is looked up by hash as usual.
-fn member<'v>(obj: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if obj.len() > 8 {
-        return obj.get(key);
-    }
-    obj.iter().find(|(name, _)| *name == key).map(|(_, value)| value)
+/// A group's or a handler's member.
+fn member<'v, 't>(obj: &'v Object<'t>, key: &str) -> Option<&'v Json<'t>> {
+    obj.get(key)
 }
 
-fn count_handlers(groups: &[Value]) -> usize {
-    groups.iter().filter_map(|g| g.get("hooks").and_then(Value::as_array)).map(Vec::len).sum()
+fn count_handlers(groups: &[Json<'_>]) -> usize {
+    groups
+        .iter()
+        .filter_map(|g| match g {
+            Json::Object(group) => group.get("hooks").and_then(Json::as_array),
+            _ => None,
+        })
+        .map(Vec::len)
+        .sum()
 }
 
 /// The known event a misspelt name most likely meant: same letters ignoring case, or one edit away.
@@ -773,6 +786,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// [`describe`] for the reader's tree.
+fn describe_json(value: &Json<'_>) -> String {
+    match value {
+        Json::Null => "null".to_string(),
+        Json::Bool(b) => format!("the boolean {b}"),
+        Json::Number(n) => format!("the number {n}"),
+        Json::String(s) => format!("the string {}", Value::from(&**s)),
+        Json::Array(_) => "an array".to_string(),
+        Json::Object(_) => "an object".to_string(),
+    }
+}
+
 /// "an object", "the number 5000", … for messages.
 pub(crate) fn describe(value: &Value) -> String {
     match value {
@@ -784,6 +809,8 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Object(_) => "an object".to_string(),
     }
 }
+
+mod tree;
 
 #[cfg(test)]
 mod tests;

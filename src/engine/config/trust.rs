@@ -45,9 +45,13 @@ pub fn decide(project: &Path, host: HostTrust, env: &Env) -> ProjectTrust {
     ProjectTrust::Untrusted
 }
 
+/// The folders of `HOOKMUX_TRUST`, a list as `PATH` is one on this OS: `:` between folders, `;`
+/// on Windows, where `:` follows the drive (`C:\work`).
 fn override_folders(env: &Env) -> Vec<PathBuf> {
-    env.get(TRUST_ENV)
-        .map(|value| value.split(':').filter(|part| !part.is_empty()).map(|part| real(Path::new(part))).collect())
+    env.get_os(TRUST_ENV)
+        .map(|value| {
+            std::env::split_paths(value).filter(|part| !part.as_os_str().is_empty()).map(|part| real(&part)).collect()
+        })
         .unwrap_or_default()
 }
 
@@ -155,7 +159,7 @@ mod tests {
         assert!(matches!(decide(&project, HostTrust::Trusted, &home), ProjectTrust::Trusted(_)));
 
         let mut with_override = home.clone();
-        with_override.set(TRUST_ENV, format!("/nonexistent:{}", dir.path().display()));
+        with_override.set(TRUST_ENV, std::env::join_paths([Path::new("/nonexistent"), dir.path()]).unwrap());
         assert_eq!(decide(&project.join("sub"), HostTrust::Unknown, &with_override), ProjectTrust::Trusted(TRUST_ENV));
 
         let mut list = TrustList::load(&home).unwrap();

@@ -11,8 +11,10 @@ use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
 use crate::engine::select::plan::{Plan, Planned, Runner};
 use hookmux_platform::process::Detached;
+use hookmux_platform::program::Conventions;
 use hookmux_platform::shell;
 use hookmux_sdk::{Env, Event, ProjectTrust, Registry};
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -308,6 +310,7 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         return Err(format!("hookmux: {refusal}"));
     }
     let cannot_run = |missing: shell::Missing| format!("hookmux cannot run this hook: {missing}");
+    let mut bash_env = None;
     let (program, argv): (OsString, Vec<OsString>) = match args {
         Some(args) => (
             placeholders.substitute(command).into(),
@@ -318,15 +321,14 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         }
         None => match shell::for_commands(env).map_err(cannot_run)? {
             shell::CommandShell::Posix(sh) => {
-                let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
-                    Some(prefix) => format!("{prefix} {}", shell_quote(command)),
-                    None => command.clone(),
-                };
+                let script;
+                (script, bash_env) = posix_form(command, env, Conventions::HOST);
                 (sh.into(), vec!["-c".into(), script.into()])
             }
             shell::CommandShell::PowerShell(powershell) => (powershell.into(), powershell_args(command, env)),
         },
     };
+    let env = bash_env.as_ref().unwrap_or(env);
     Ok(ProcessSpec {
         program,
         args: argv,
@@ -335,6 +337,37 @@ fn process_spec(planned: &Planned<'_>, cx: &RunContext) -> Result<ProcessSpec, S
         stdin: cx.stdin.clone(),
         timeout: planned.timeout,
     })
+}
+
+/// The script the POSIX shell runs for a shell-form `command`, and the environment it runs in
+/// when that differs from `env`, as Claude Code hands them to that shell on `os`: on Windows, Git
+/// Bash gets `bash ` before a command that runs a `.sh` file ([`shell::bash_command`]) and the
+/// host's paths spelled its way (`/c/Users/…`, [`shell::bash_path`]); then, on every OS, a
+/// `CLAUDE_CODE_SHELL_PREFIX` wraps the command as one quoted word.
+fn posix_form(command: &str, env: &Env, os: Conventions) -> (String, Option<Env>) {
+    let command = shell::bash_command(command, os);
+    let script = match env.get("CLAUDE_CODE_SHELL_PREFIX").filter(|p| !p.is_empty()) {
+        Some(prefix) => format!("{prefix} {}", shell_quote(&command)),
+        None => command.into_owned(),
+    };
+    let spelled: Vec<(&str, String)> = shell::HOST_PATH_VARIABLES
+        .iter()
+        .filter_map(|&name| {
+            let value = env.get(name)?;
+            match shell::bash_path(value, os) {
+                Cow::Owned(spelled) => Some((name, spelled)),
+                Cow::Borrowed(_) => None,
+            }
+        })
+        .collect();
+    if spelled.is_empty() {
+        return (script, None);
+    }
+    let mut bash_env = env.clone();
+    for (name, value) in spelled {
+        bash_env.set(name, value);
+    }
+    (script, Some(bash_env))
 }
 
 /// Claude Code's PowerShell flags: no profile, no prompt, and the execution policy bypassed
@@ -452,6 +485,31 @@ mod tests {
         );
         let respect: Env = [("CLAUDE_CODE_POWERSHELL_RESPECT_EXECUTION_POLICY", "1")].into_iter().collect();
         assert_eq!(flags(&respect), ["-NoProfile", "-NonInteractive", "-Command", "Get-Date"]);
+    }
+
+    #[test]
+    fn on_windows_git_bash_gets_a_script_through_bash_and_the_host_paths_spelled_its_way() {
+        let env: Env = [
+            ("CLAUDE_PROJECT_DIR", r"C:\Users\me\project"),
+            ("CLAUDE_PLUGIN_ROOT", r"C:\Users\me\.claude\plugins\p"),
+            ("USERPROFILE", r"C:\Users\me"),
+        ]
+        .into_iter()
+        .collect();
+        let (script, bash_env) = posix_form("./hooks/check.sh", &env, Conventions::Windows);
+        assert_eq!(script, "bash ./hooks/check.sh");
+        let bash_env = bash_env.expect("the paths are respelled");
+        assert_eq!(bash_env.get("CLAUDE_PROJECT_DIR"), Some("/c/Users/me/project"));
+        assert_eq!(bash_env.get("CLAUDE_PLUGIN_ROOT"), Some("/c/Users/me/.claude/plugins/p"));
+        assert_eq!(bash_env.get("USERPROFILE"), Some(r"C:\Users\me"), "only the paths the host hands the hook");
+
+        // The prefix wraps the rewritten command, as Claude Code applies it last.
+        let mut prefixed = env.clone();
+        prefixed.set("CLAUDE_CODE_SHELL_PREFIX", "/c/tools/wrap");
+        assert_eq!(posix_form("check.sh", &prefixed, Conventions::Windows).0, "/c/tools/wrap 'bash check.sh'");
+
+        // On Unix nothing changes, and the environment is not copied.
+        assert_eq!(posix_form("./hooks/check.sh", &env, Conventions::Unix), ("./hooks/check.sh".to_string(), None));
     }
 
     #[test]

@@ -141,8 +141,11 @@ pub fn line(record: &mut Record, limit: usize) -> Option<String> {
         if level > 0 {
             shrink(record, level);
         }
-        let mut line = serde_json::to_string(record).ok()?;
-        line.push('\n');
+        // Room for a usual line (4 KiB for 20 groups) from the start, rather than growing to it.
+        let mut bytes = Vec::with_capacity(8 * 1024);
+        serde_json::to_writer(&mut bytes, record).ok()?;
+        bytes.push(b'\n');
+        let line = String::from_utf8(bytes).ok()?;
         if line.len() <= limit {
             return Some(line);
         }

@@ -4,6 +4,7 @@
 //! The same types read the lines back (`hookmux log`): every field has a default, so that a line
 //! written by another version of hookmux still reads.
 
+use crate::engine::config::jsonpath::JsonPath;
 use crate::engine::config::secrets::redact;
 use crate::engine::config::settings::{FileState, SettingsFile, TraceMode};
 use crate::engine::config::sources::Sources;
@@ -234,9 +235,11 @@ impl Record {
                 MatchVerdict::NotMatched(why) => (false, Some(why.clone())),
                 MatchVerdict::Unchecked(why) => (true, Some(format!("ran unchecked: {why}"))),
             };
+            // `to_string_lossy` is what `display` writes, without the formatter (a dispatch
+            // traces every group of every file).
             self.groups.push(GroupTrace {
-                file: report.file.path.display().to_string(),
-                at: report.group.path.to_string(),
+                file: report.file.path.to_string_lossy().into_owned(),
+                at: path_text(&report.group.path),
                 matcher: report.group.matcher.clone(),
                 matched,
                 why,
@@ -254,6 +257,15 @@ impl Record {
         // A notice quotes hooks by their commands: credentials in them are masked here too.
         self.notices = combined.notices.iter().map(|notice| redact(notice).into_owned()).collect();
     }
+}
+
+/// A group's JSON path as text, in a string that holds a usual path (`hooks.PreToolUse[12]`)
+/// without growing: `to_string` starts empty and reallocates three times on the way.
+fn path_text(path: &JsonPath) -> String {
+    use std::fmt::Write;
+    let mut text = String::with_capacity(32);
+    let _ = write!(text, "{path}");
+    text
 }
 
 fn source(file: &SettingsFile) -> SourceTrace {

@@ -141,9 +141,10 @@ fn project_scope_writes_the_projects_file_and_checks_its_trust() {
     let args = Args { scope: Scope::Project, trust: true, dry_run: true };
     assert!(report(&plan, &paths, &args).contains("trusted project"));
     std::fs::create_dir_all(&paths.codex_home).unwrap();
+    // TOML literal strings ('…') here and below: a Windows path's backslashes are no escapes there.
     std::fs::write(
         paths.config_file(),
-        format!("[projects.\"{}\"]\ntrust_level = \"trusted\"\n", paths.project.display()),
+        format!("[projects.'{}']\ntrust_level = \"trusted\"\n", paths.project.display()),
     )
     .unwrap();
     assert_eq!(super::plan(&paths, Scope::Project, true).unwrap().project_trusted, Some(true));
@@ -205,7 +206,7 @@ fn install_then_uninstall_leaves_the_users_files_as_they_were() {
     let hooks_file = paths.codex_home.join("hooks.json");
     std::fs::write(&hooks_file, &hooks_text).unwrap();
     let config = format!(
-        "# my settings\nmodel = \"gpt-5.5\"  # keep this comment\n\n[hooks.state.\"{}:pre_tool_use:0:0\"]\ntrusted_hash = \"sha256:abc\"\n",
+        "# my settings\nmodel = \"gpt-5.5\"  # keep this comment\n\n[hooks.state.'{}:pre_tool_use:0:0']\ntrusted_hash = \"sha256:abc\"\n",
         hooks_file.display()
     );
     std::fs::write(paths.config_file(), &config).unwrap();
@@ -233,10 +234,8 @@ fn a_hook_added_after_ours_keeps_its_trust_when_ours_goes() {
     std::fs::write(&hooks_file, serde_json::to_string(&hooks).unwrap()).unwrap();
     let hash = trust_hash("PreToolUse", Some("Edit"), &later);
     let mut config = read(&paths.config_file()).unwrap();
-    config.push_str(&format!(
-        "\n[hooks.state.\"{}:pre_tool_use:1:0\"]\ntrusted_hash = \"{hash}\"\n",
-        hooks_file.display()
-    ));
+    config
+        .push_str(&format!("\n[hooks.state.'{}:pre_tool_use:1:0']\ntrusted_hash = \"{hash}\"\n", hooks_file.display()));
     std::fs::write(paths.config_file(), config).unwrap();
 
     let removal = plan_removal(&paths, Scope::User).unwrap();
