@@ -10,6 +10,9 @@
 #               process the hook started (`start /B` a batch file that writes a line a second)
 #               has ended with it: no line is added after the answer, and no process of the
 #               check's is left in the hook's folder
+#   async       a `dispatch` whose `async` hook (`cmd.exe /C "ping -n 300 127.0.0.1"`) runs on
+#               after the answer, then the session's SessionEnd `dispatch`: the hook and its
+#               `ping` have ended, and the session's records are gone
 #   validate    `hooks validate` on a file with Windows paths: a missing `C:\…\hook.exe` (exec
 #               form) and a 5000 s timeout are errors at their JSON paths,
 #               `C:\Windows\System32\cmd.exe` is found (exit 1)
@@ -25,6 +28,7 @@
 # not be the one rustup's compiler uses, whose artifacts Debian's compiler cannot share, nor one
 # another worktree of this repository builds in: cargo names a workspace's own crates by their
 # path below the workspace, so two worktrees take each other's builds for their own.
+# STEPS: the steps to run, by name with `_` for `-` (default: all of them, in the order above).
 # Prints one line per step, `ok` or `FAIL` with what was seen; exits 0 only when every step is as
 # expected. The steps run in a folder under the Wine prefix's C: drive, so the paths hookmux sees
 # are `C:\…`; it is removed at the end, and any process of the check's still running there is
@@ -208,6 +212,49 @@ print(json.dumps({"session_id": "s-windows", "cwd": sys.argv[1], "hook_event_nam
   fi
 }
 
+# An event of session s-async in the project $1 (a Windows path), as Claude Code sends it.
+async_event() {
+  python3 -c 'import json, sys
+print(json.dumps({"session_id": "s-async", "cwd": sys.argv[1], "hook_event_name": sys.argv[2],
+  "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_response": {}, "reason": "other"}))' "$1" "$2"
+}
+
+step_async() {
+  local folder=$work/async
+  mkdir -p "$folder/project"
+  local project out running left records
+  project=$(win "$folder/project")
+  printf '%s' '{"hooks": {"PostToolUse": [{"hooks": [
+    {"type": "command", "command": "cmd.exe", "args": ["/C", "ping -n 300 127.0.0.1 >NUL"], "async": true}]}]}}' \
+    >"$folder/project/hooks.json"
+  # Into a file, not a pipe: under Wine the hook's Unix process keeps hookmux's Unix stdout (its
+  # own stdout, NUL, is no Unix file), and a captured output would end only with the hook.
+  async_event "$project" PostToolUse |
+    hookmux "$folder/project" dispatch --settings "$project\\hooks.json" >"$folder/answer.txt" 2>&1
+  out=$(cat "$folder/answer.txt")
+  local tries=0
+  until running=$(left_in "$folder") && [[ $running == *ping* ]] || ((++tries > 50)); do sleep 0.2; done
+  if [[ $running != *ping* ]]; then
+    fail async "the async hook's ping never ran: $out"
+    end_left_in "$folder"
+    return
+  fi
+  async_event "$project" SessionEnd |
+    hookmux "$folder/project" dispatch --settings "$project\\hooks.json" >"$folder/answer.txt" 2>&1
+  out=$(cat "$folder/answer.txt")
+  sleep 1
+  left=$(left_in "$folder")
+  end_left_in "$folder"
+  records=$(find "$home/AppData/Local/hookmux/detached" -mindepth 1 2>/dev/null)
+  if [[ -n $left ]]; then
+    fail async "still running after SessionEnd: $(paste -sd';' <<<"$left") (dispatch said: $out)"
+  elif [[ -n $records ]]; then
+    fail async "the session's records are left: $(paste -sd';' <<<"$records")"
+  else
+    pass async "the async hook and its ping ran on after the answer and ended at SessionEnd; no record left"
+  fi
+}
+
 step_validate() {
   mkdir -p "$work/project"
   printf '%s' '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
@@ -261,7 +308,7 @@ step_install() {
   fi
 }
 
-for step in version guard exec_form timeout validate install; do
+for step in ${STEPS:-version guard exec_form timeout async validate install}; do
   echo "windows-check: ${step//_/-}" >&2
   "step_$step"
 done

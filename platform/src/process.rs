@@ -56,7 +56,9 @@
 //!   own [`HOOK_RUN`] and its session's [`SESSION`] mark, and is named by pid and start time when
 //!   it starts, so that its session's end can end it if it still runs, and nothing else. Unix
 //!   (`unix/detached.rs`): Linux and macOS, over the same process tables as [`Hooks::end`].
-//!   Windows (`windows/detached.rs`): started, never named nor ended yet.
+//!   Windows (`windows/detached.rs`): named by pid and creation time, and proven by them alone
+//!   (that module says why the environment is not read there), its tree found in a
+//!   `CreateToolhelp32Snapshot` and ended with `TerminateProcess`.
 //!
 //! The timing rules (timeouts, the quiet window after a hook exits, when output counts as cut
 //! short), the capture caps and what an answer means are the caller's: this module reports what
@@ -268,9 +270,9 @@ pub const SESSION: &str = "HOOKMUX_SESSION";
 
 /// A hook started by [`start_detached`].
 pub struct Detached {
-    /// The hook's process, by pid and start time; `None` where it cannot be named (it had already
-    /// exited when looked at, or the OS module cannot read its start time: not yet on Windows, nor
-    /// on Unix systems other than Linux and macOS).
+    /// The hook's process, by pid and start time (Windows: creation time); `None` where it cannot
+    /// be named (it had already exited when looked at, or the OS module cannot read its start
+    /// time: Unix systems other than Linux and macOS).
     pub proc: Option<Proc>,
     /// Its [`HOOK_RUN`] value.
     pub run: OsString,
@@ -317,13 +319,15 @@ pub fn still_runs(proc: Proc) -> bool {
 ///
 /// A hook is ended only when it is provably one of them: the recorded process itself (same pid,
 /// same start time) whose environment carries both `SESSION=session` and its own [`HOOK_RUN`]
-/// value. With it go the processes below it by parent links; never this process nor one of its
-/// ancestors. A process the hook double-forked (below no hook any more) is left running, and so
-/// is what a hook that has already exited left: as under Claude Code. Returns how many processes
-/// were asked to end.
+/// value (Windows: same pid and creation time, the environment not read; `windows/detached.rs`
+/// says why that proves as much there). With it go the processes below it by parent links;
+/// never this process nor one of its ancestors. A process the hook double-forked (below no hook
+/// any more) is left running, and so is what a hook that has already exited left: as under
+/// Claude Code. Returns how many processes were asked to end (Windows: ended, at once, with no
+/// grace: no request to end reaches a process without a console window, see [`Ending::Ask`]).
 ///
-/// Linux and macOS; not yet on Windows, nor on other Unix systems, where nothing is ended (their
-/// hooks cannot be named: [`Detached::proc`] is `None`).
+/// Linux, macOS and Windows; not on other Unix systems, where nothing is ended (their hooks
+/// cannot be named: [`Detached::proc`] is `None`).
 pub fn end_detached(runs: &[DetachedRun], session: &OsStr, grace: Duration) -> usize {
     detached::end(runs, session, grace)
 }

@@ -65,6 +65,23 @@ pub fn below(table: &impl Table, roots: &BTreeSet<Proc>) -> BTreeSet<Proc> {
     found
 }
 
+/// The running processes not among `parents` whose parent link names one of `parents` and that
+/// started no earlier than that parent. For a table whose parent links are pids that may have
+/// been reused since (Windows keeps the pid of the process that created a process, even after it
+/// exits and its pid goes to another): a process that started before the one now holding its
+/// parent's pid was started by an earlier holder, and is not this parent's. Start times must come
+/// from one clock that only moves forward for the guard to hold; equal times count as after, for
+/// a clock coarser than process creation.
+pub fn children_since(table: &impl Table, parents: &BTreeSet<Proc>) -> BTreeSet<Proc> {
+    table
+        .rows()
+        .iter()
+        .filter(|row| !row.zombie && !parents.contains(&row.proc))
+        .filter(|row| parents.iter().any(|parent| parent.pid == row.ppid && parent.start <= row.proc.start))
+        .map(|row| row.proc)
+        .collect()
+}
+
 /// Every running process but `own` whose environment holds `entry`.
 pub fn carrying(table: &impl Table, entry: &[u8], own: i32) -> BTreeSet<Proc> {
     table
@@ -198,6 +215,30 @@ mod tests {
         let cycle = fake(&[(10, 5, 11, false), (11, 6, 10, false)], &[]);
         assert_eq!(ancestors(&cycle, 10).into_iter().collect::<Vec<_>>(), [10, 11]);
         assert_eq!(ancestors(&cycle, 99).into_iter().collect::<Vec<_>>(), [99], "a process the table lacks");
+    }
+
+    #[test]
+    fn a_child_is_one_that_started_after_its_parent_not_before_the_pid_was_reused() {
+        // 10 (the hook, started at 50) holds a pid that an earlier process (started at 5) had:
+        // 11 was that one's child, 12 and 13 the hook's (13 in the same clock tick), 14 a
+        // grandchild, 15 a zombie child, 20 someone else's.
+        let table = fake(
+            &[
+                (10, 50, 1, false),
+                (11, 6, 10, false),
+                (12, 51, 10, false),
+                (13, 50, 10, false),
+                (14, 52, 12, false),
+                (15, 53, 10, true),
+                (20, 60, 1, false),
+            ],
+            &[],
+        );
+        let hook = root(10, 50);
+        assert_eq!(pids(&children_since(&table, &hook)), [12, 13]);
+        let both = BTreeSet::from([Proc { pid: 10, start: 50 }, Proc { pid: 12, start: 51 }]);
+        assert_eq!(pids(&children_since(&table, &both)), [13, 14], "a parent is never its own child");
+        assert!(children_since(&table, &BTreeSet::new()).is_empty());
     }
 
     #[test]

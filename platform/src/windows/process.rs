@@ -81,7 +81,8 @@
 //! [`start_detached`] starts the same way, outside any job of hookmux's making, in a new process
 //! group, with stdout and stderr to `NUL`, and with `CREATE_BREAKAWAY_FROM_JOB` when the job
 //! hookmux itself may run in allows it (so it outlives a host that ends its own job), and
-//! without when not. [`exists`] opens the process (`OpenProcess`) and looks whether its handle is
+//! without when not; its process handle goes to [`super::detached`], which names the process by
+//! it and ends it at its session's end. [`exists`] opens the process (`OpenProcess`) and looks whether its handle is
 //! signalled (`WaitForSingleObject` with no wait): a process that cannot be opened counts as
 //! gone, and one that exited with code 259 (`STILL_ACTIVE`) is not taken for running, as
 //! `GetExitCodeProcess` alone would.
@@ -120,10 +121,13 @@ const THREAD_STACK: usize = 64 * 1024;
 /// rather than filling hookmux's memory.
 const IN_FLIGHT: usize = 64;
 
-/// The exit code of a hook ended by [`Ending::Force`].
-const FORCED_EXIT: u32 = 1;
+/// The exit code of a hook ended by [`Ending::Force`], and of a detached hook ended at its
+/// session's end.
+pub(super) const FORCED_EXIT: u32 = 1;
 
-pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<JoinHandle<()>> {
+/// Starts a detached hook (see the module doc); its process handle, which the caller reads what
+/// names the process from and then closes, and the thread writing its stdin.
+pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result<(OwnedHandle, JoinHandle<()>)> {
     let flags = t::CREATE_NO_WINDOW | t::CREATE_NEW_PROCESS_GROUP;
     let started = match create_process(command, command.env, flags | t::CREATE_BREAKAWAY_FROM_JOB, Output::Null) {
         // The job hookmux runs in does not let its processes leave it.
@@ -132,9 +136,10 @@ pub fn start_detached(command: &HookCommand<'_>, input: Arc<[u8]>) -> io::Result
         }
         started => started?,
     };
-    let Started { stdin, .. } = started;
+    let Started { process, stdin, .. } = started;
     let released = Arc::new(AtomicBool::new(false));
-    thread("hookmux-async-stdin", move || write_all(&stdin, &input, &released))
+    let writer = thread("hookmux-async-stdin", move || write_all(&stdin, &input, &released))?;
+    Ok((process, writer))
 }
 
 pub fn detach(command: &mut std::process::Command) {

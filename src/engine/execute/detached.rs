@@ -6,7 +6,8 @@
 //! first 24 hex digits of the SHA-256 of the host's name and the session id, so that no id a host
 //! sends can put anything but hex digits in an environment). Dispatch records it at once, by pid
 //! and start time, in a private folder of hookmux's state folder:
-//! `${XDG_STATE_HOME:-~/.local/state}/hookmux/detached/<session mark>/`, one small file per hook
+//! `${XDG_STATE_HOME:-~/.local/state}/hookmux/detached/<session mark>/` (Windows:
+//! `%LOCALAPPDATA%\hookmux\detached\<session mark>\`), one small file per hook
 //! (written atomically, so that the dispatches of one session never write the same file). The
 //! session's SessionEnd dispatch reads them all, ends the hooks that still run (see
 //! [`end_detached`](hookmux_platform::process::end_detached) for which processes are provably

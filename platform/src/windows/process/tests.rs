@@ -119,7 +119,7 @@ fn a_detached_hook_gets_its_stdin() {
     let env = env();
     let args = [OsString::from("/C"), OsString::from("set /p line=& echo got> got.txt")];
     let command = HookCommand { program: OsStr::new("cmd"), args: &args, env: &env, cwd: dir.path() };
-    start_detached(&command, Arc::from(&b"x\r\n"[..])).unwrap().join().unwrap();
+    start_detached(&command, Arc::from(&b"x\r\n"[..])).unwrap().1.join().unwrap();
     let until = Instant::now() + BOUND;
     while !dir.path().join("got.txt").exists() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
