@@ -248,6 +248,18 @@ impl Table for Links {
 /// Every process and the pid of the one that created it (`CreateToolhelp32Snapshot`); `None` if
 /// the snapshot cannot be taken.
 fn links() -> Option<Links> {
+    let mut rows = Vec::new();
+    each_process(|entry| {
+        if let (Ok(pid), Ok(ppid)) = (i32::try_from(entry.th32ProcessID), i32::try_from(entry.th32ParentProcessID)) {
+            rows.push(Row { proc: Proc { pid, start: 0 }, ppid, zombie: false });
+        }
+    })?;
+    Some(Links(rows))
+}
+
+/// Calls `visit` with every process of a snapshot of the process table; `None` when no snapshot
+/// could be taken.
+fn each_process(mut visit: impl FnMut(&th::PROCESSENTRY32W)) -> Option<()> {
     // SAFETY: returns a new handle, or INVALID_HANDLE_VALUE.
     let snapshot = unsafe { th::CreateToolhelp32Snapshot(th::TH32CS_SNAPPROCESS, 0) };
     if snapshot == w::INVALID_HANDLE_VALUE || snapshot.is_null() {
@@ -258,17 +270,14 @@ fn links() -> Option<Links> {
     // SAFETY: PROCESSENTRY32W is plain data, for which all zeroes is a value.
     let mut entry: th::PROCESSENTRY32W = unsafe { std::mem::zeroed() };
     entry.dwSize = std::mem::size_of::<th::PROCESSENTRY32W>() as u32;
-    let mut rows = Vec::new();
     // SAFETY: a snapshot of processes; `entry` is sized as the call requires.
     let mut more = unsafe { th::Process32FirstW(snapshot.as_raw_handle(), &mut entry) } != 0;
     while more {
-        if let (Ok(pid), Ok(ppid)) = (i32::try_from(entry.th32ProcessID), i32::try_from(entry.th32ParentProcessID)) {
-            rows.push(Row { proc: Proc { pid, start: 0 }, ppid, zombie: false });
-        }
+        visit(&entry);
         // SAFETY: as above.
         more = unsafe { th::Process32NextW(snapshot.as_raw_handle(), &mut entry) } != 0;
     }
-    Some(Links(rows))
+    Some(())
 }
 
 #[cfg(test)]
@@ -285,23 +294,12 @@ mod tests {
     fn children_of(parent: Proc) -> Vec<(Proc, String)> {
         let Some(parent) = open(parent.pid, ENDING).filter(|held| held.proc == parent) else { return Vec::new() };
         let children = children(&[parent], &BTreeSet::new());
-        // SAFETY: as in `links`.
-        let snapshot = unsafe { th::CreateToolhelp32Snapshot(th::TH32CS_SNAPPROCESS, 0) };
-        assert!(snapshot != w::INVALID_HANDLE_VALUE && !snapshot.is_null());
-        // SAFETY: a handle just made, owned by nothing else.
-        let snapshot = unsafe { OwnedHandle::from_raw_handle(snapshot) };
-        // SAFETY: as in `links`.
-        let mut entry: th::PROCESSENTRY32W = unsafe { std::mem::zeroed() };
-        entry.dwSize = std::mem::size_of::<th::PROCESSENTRY32W>() as u32;
         let mut names = Vec::new();
-        // SAFETY: as in `links`.
-        let mut more = unsafe { th::Process32FirstW(snapshot.as_raw_handle(), &mut entry) } != 0;
-        while more {
+        let walked = each_process(|entry| {
             let name = String::from_utf16_lossy(&entry.szExeFile);
             names.push((entry.th32ProcessID as i32, name.trim_end_matches('\0').to_lowercase()));
-            // SAFETY: as in `links`.
-            more = unsafe { th::Process32NextW(snapshot.as_raw_handle(), &mut entry) } != 0;
-        }
+        });
+        assert!(walked.is_some(), "a snapshot of the process table");
         children
             .iter()
             .map(|child| {
