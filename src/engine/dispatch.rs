@@ -384,15 +384,10 @@ impl Collected {
         );
         cx.project_trust = setup.project_trust;
         cx.session_mark = setup.session_mark.clone();
-        let (results, started) = run::run_plan(plan, &Arc::new(cx));
-        let records =
+        cx.records =
             setup.session_mark.as_deref().filter(|_| !self.dry).and_then(|mark| Records::open(&world.env, mark));
-        for hook in started {
-            if let Some(records) = &records {
-                records.record(&hook);
-            }
-            self.detached.push(hook.writer);
-        }
+        let (results, started) = run::run_plan(plan, &Arc::new(cx));
+        self.detached.extend(started.into_iter().map(|hook| hook.writer));
         for (planned, ran) in plan.handlers.iter().zip(results) {
             let label = planned.origin.spec.kind.label();
             let mut traced = self.trace.map(|_| HookTrace::planned(planned));

@@ -572,6 +572,27 @@ fn a_sessions_end_ends_its_detached_hooks_and_those_of_no_other_session() {
     );
 }
 
+/// A detached hook is recorded as it starts, before the plan's other hooks are waited for: a
+/// dispatch the host kills at its timeout, while a slow hook runs, has still recorded it.
+#[cfg(unix)]
+#[test]
+fn a_detached_hook_is_recorded_before_the_other_hooks_are_waited_for() {
+    let project = Project::new(json!({"hooks": {
+        "PreToolUse": [{"hooks": [
+            {"type": "command", "command": "echo $$ > async.pid; exec sleep 300", "async": true},
+            command("if ls .local/state/hookmux/detached/*/run-* >/dev/null 2>&1; then echo recorded; else echo none; fi > seen.txt"),
+        ]}],
+    }}));
+    let out = project.dispatch(session_event(&project, "PreToolUse", "session-r"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(project.read("seen.txt"), "recorded\n", "the record exists while the waited-for hook runs");
+    let out = project.dispatch(session_event(&project, "SessionEnd", "session-r"));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(wait_until(Duration::from_secs(10), || !project.read("async.pid").is_empty()));
+    let pid: i32 = project.read("async.pid").trim().parse().expect("a pid");
+    assert!(wait_until(Duration::from_secs(10), || !running(pid)), "the async hook is ended at the session's end");
+}
+
 #[test]
 fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
     let project = Project::new(hooks(

@@ -122,7 +122,8 @@ fn is_plain(run: &str) -> bool {
 /// `PID START RUN` as [`Records::record`] writes it.
 fn parse(text: &str) -> Option<DetachedRun> {
     let mut fields = text.split_ascii_whitespace();
-    let pid = fields.next()?.parse().ok()?;
+    // A process's pid is positive: 0 and -1 name groups and "every process" to `kill`.
+    let pid = fields.next()?.parse().ok().filter(|pid: &i32| *pid > 0)?;
     let start = fields.next()?.parse().ok()?;
     let run = fields.next().filter(|run| is_plain(run))?;
     fields.next().is_none().then(|| DetachedRun { proc: Proc { pid, start }, run: run.into() })
@@ -149,7 +150,9 @@ mod tests {
             parse("12 345 12-00ff\n"),
             Some(DetachedRun { proc: Proc { pid: 12, start: 345 }, run: "12-00ff".into() })
         );
-        for bad in ["", "12 345", "x 345 r", "12 x r", "12 345 ../r", "12 345 r extra", "12 345 a=b"] {
+        for bad in
+            ["", "12 345", "x 345 r", "12 x r", "12 345 ../r", "12 345 r extra", "12 345 a=b", "0 345 r", "-1 345 r"]
+        {
             assert_eq!(parse(bad), None, "{bad:?}");
         }
     }

@@ -6,6 +6,7 @@
 use crate::engine::config::placeholders::Placeholders;
 use crate::engine::config::settings::{HookKind, Plugin};
 use crate::engine::execute::builtin::{self, Invocation};
+use crate::engine::execute::detached::Records;
 use crate::engine::execute::http::{self, HttpCall, HttpPolicy};
 use crate::engine::execute::process::{self, ProcessSpec};
 use crate::engine::execute::RawOutput;
@@ -49,6 +50,9 @@ pub struct RunContext {
     /// The session's mark for the detached hooks it starts (see [`super::detached`]); `None`
     /// without a session id.
     pub session_mark: Option<String>,
+    /// Where each detached hook is recorded the moment it starts, to be ended at the session's
+    /// end (see [`super::detached`]); `None` when nothing is recorded (no session, a dry run).
+    pub records: Option<Records>,
 }
 
 impl RunContext {
@@ -82,6 +86,7 @@ impl RunContext {
             dry,
             project_trust: ProjectTrust::Untrusted,
             session_mark: None,
+            records: None,
         }
     }
 }
@@ -98,8 +103,8 @@ pub enum Ran {
 }
 
 /// Runs every handler of the plan in parallel; results come back in plan order. The detached
-/// handlers started are returned, with their background writers, so that the caller can record
-/// them and let the writers finish.
+/// handlers are recorded in `cx.records` as each starts, and returned, with their background
+/// writers, so that the caller can let the writers finish.
 ///
 /// Every command handler of the plan runs on one thread, which starts them all and watches them
 /// together (see [`process`]); every built-in and http handler gets a thread of its own. A
@@ -121,6 +126,11 @@ pub fn run_plan(plan: &Plan<'_>, cx: &Arc<RunContext>) -> (Vec<Ran>, Vec<Detache
                         .and_then(|spec| process::start_detached(&spec, cx.session_mark.as_deref()))
                     {
                         Ok(started) => {
+                            // Recorded now, before any hook of the plan is waited for: a dispatch
+                            // the host kills at its timeout has still recorded what it started.
+                            if let Some(records) = &cx.records {
+                                records.record(&started);
+                            }
                             detached.push(started);
                             Ran::Detached
                         }
