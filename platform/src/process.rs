@@ -99,7 +99,7 @@
 //! Windows, four per hook with 64 KiB stacks, started by [`Hooks::adopt`] (no `fork` there, so
 //! threads make no spawn dearer).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::Path;
@@ -126,14 +126,15 @@ pub const HOOK_RUN: &str = "HOOKMUX_HOOK_RUN";
 
 /// The spawn lock (see the module doc): the starts under it shared that have not yet run their
 /// program (or failed to), and whether a start holds it alone.
-static SPAWNING: Mutex<Spawning> = Mutex::new(Spawning { next: 1, in_flight: BTreeSet::new(), alone: false });
+static SPAWNING: Mutex<Spawning> = Mutex::new(Spawning { next: 1, in_flight: BTreeMap::new(), alone: false });
 /// Told whenever a start is over.
 static START_OVER: Condvar = Condvar::new();
 
 struct Spawning {
     /// The number the next shared start takes.
     next: u64,
-    in_flight: BTreeSet<u64>,
+    /// The shared starts not over yet, by number, with when each began.
+    in_flight: BTreeMap<u64, Instant>,
     alone: bool,
 }
 
@@ -162,7 +163,7 @@ pub(crate) fn starting() -> Starting {
     }
     let number = spawning.next;
     spawning.next += 1;
-    spawning.in_flight.insert(number);
+    spawning.in_flight.insert(number, Instant::now());
     Starting { number }
 }
 
@@ -189,19 +190,23 @@ impl Drop for Starting {
 // Windows: no start is waited for (see the module doc).
 #[cfg(unix)]
 pub(crate) fn starts_before(mark: u64) -> bool {
-    spawning().in_flight.first().is_some_and(|first| *first < mark)
+    spawning().in_flight.first_key_value().is_some_and(|(first, _)| *first < mark)
 }
 
 /// Waits until every start numbered below `mark` has run its program or failed to (a moment, the
-/// time a `vfork`ed child takes to run its program), or until `until`: a start stuck in loading
-/// its program (a hung network filesystem) does not stop the watching of every other hook.
+/// time a `vfork`ed child takes to run its program), or has been in flight for `most`: a start
+/// stuck in loading its program (a hung network filesystem) is waited for once, not once by every
+/// hook started after it, and does not stop the watching of every other hook.
 // Windows: no start is waited for (see the module doc).
 #[cfg(unix)]
-pub(crate) fn wait_for_starts_before(mark: u64, until: Instant) {
+pub(crate) fn wait_for_starts_before(mark: u64, most: Duration) {
     let mut spawning = spawning();
-    while spawning.in_flight.first().is_some_and(|first| *first < mark) {
-        let Some(left) = until.checked_duration_since(Instant::now()) else { return };
-        spawning = START_OVER.wait_timeout(spawning, left).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
+    loop {
+        let now = Instant::now();
+        // The soonest moment a start below `mark` is no longer waited for.
+        let soonest = spawning.in_flight.range(..mark).map(|(_, began)| *began + most).filter(|end| *end > now).min();
+        let Some(soonest) = soonest else { return };
+        spawning = START_OVER.wait_timeout(spawning, soonest - now).unwrap_or_else(|poisoned| poisoned.into_inner()).0;
     }
 }
 

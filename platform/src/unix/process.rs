@@ -331,7 +331,7 @@ impl Hooks {
             // Another hook's child, started while this one's pipes were being made, may still
             // hold a copy of them until it runs its program, a moment: a writer that is not this
             // hook's. What the pipes say once it has is what counts.
-            wait_for_starts_before(hook.settled, Instant::now() + SETTLE_MAX);
+            wait_for_starts_before(hook.settled, SETTLE_MAX);
             hook.read_all(id, &mut self.chunk, sink);
         }
         // Looked for now, whatever the backoff says: what can be told now is told.
