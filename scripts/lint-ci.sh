@@ -16,5 +16,5 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   python3 -m pip install --quiet "${missing[@]}" >&2
 fi
 actionlint .github/workflows/*.yml
-shellcheck --severity=warning scripts/*.sh benches/*.sh .ci/run .ci/postgres-cluster
+shellcheck --severity=warning scripts/*.sh scripts/link/cc-hot benches/*.sh .ci/run .ci/postgres-cluster
 echo "lint-ci: $(find .github/workflows -name '*.yml' | wc -l | tr -d ' ') workflows and the shell scripts are clean"

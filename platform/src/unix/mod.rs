@@ -18,6 +18,8 @@ mod procargs;
 // it tells that a child exited (`kernel::ExitWatch`).
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod mathlib;
 #[cfg(target_os = "linux")]
 use linux as kernel;
 #[cfg(target_os = "macos")]
