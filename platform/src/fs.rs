@@ -183,6 +183,20 @@ impl FileId {
     }
 }
 
+/// Reads the whole file at `path`, as `std::fs::read` does, except that a folder at `path` is
+/// the error Unix gives for reading one (`EISDIR` in [`crate::errno`]'s words) on every OS:
+/// Windows refuses to open a folder as a file ("Access denied"), where Node, whose messages
+/// brewcode quotes, opens it and fails to read it.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    imp::read(path)
+}
+
+/// Sets the modification time of the file or folder at `path` (a folder too: `std` opens none
+/// on Windows).
+pub fn set_modified(path: &Path, at: std::time::SystemTime) -> io::Result<()> {
+    imp::set_modified(path, at)
+}
+
 /// Reads exactly `buf.len()` bytes at `offset`, as `read_exact` would after a seek. The file's
 /// own position may move (it does on Windows): do not rely on it afterwards, and append only to
 /// files opened for appending.
@@ -303,6 +317,8 @@ mod tests {
         create_private_dirs(&state).unwrap();
         assert_eq!(why_not_private_dir(&state).unwrap(), None);
         assert_eq!(why_not_private_dir(&victim).unwrap(), Some(NotPrivate::NotAFolder));
+        // A file in the place exists, on every OS; the check above says what it is.
+        assert_eq!(create_private_dirs(&victim).unwrap_err().kind(), io::ErrorKind::AlreadyExists);
         assert!(why_not_private_dir(&dir.path().join("missing")).is_err());
         check_can_write_into(&state).unwrap();
         assert!(check_can_write_into(&dir.path().join("missing")).is_err());
@@ -310,6 +326,23 @@ mod tests {
         let linked = dir.path().join("linked");
         if made(symlink_dir(&state, &linked)) {
             assert_eq!(why_not_private_dir(&linked).unwrap(), Some(NotPrivate::Link));
+        }
+    }
+
+    #[test]
+    fn reading_a_folder_fails_as_on_unix_and_a_folder_takes_a_modification_time() {
+        let (dir, victim) = setup();
+        assert_eq!(read(&victim).unwrap(), b"precious\n");
+        let err = read(dir.path()).unwrap_err();
+        assert_eq!(crate::errno::Errno::of(&err), Some(crate::errno::Errno::IsADirectory), "{err}");
+        let missing = read(&dir.path().join("missing")).unwrap_err();
+        assert_eq!(crate::errno::Errno::of(&missing), Some(crate::errno::Errno::NoEntry), "{missing}");
+        let then = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        for path in [dir.path(), victim.as_path()] {
+            set_modified(path, then).unwrap();
+            let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+            let off = modified.duration_since(then).unwrap_or_else(|e| e.duration());
+            assert!(off < std::time::Duration::from_secs(1), "{}: {modified:?}", path.display());
         }
     }
 

@@ -238,7 +238,13 @@ pub fn spawn(command: &mut Command) -> io::Result<Child> {
     let _spawning = spawning_alone();
     // std returns once the child runs its program (or failed to), and has closed the parent's
     // copies of the child's pipe ends by then.
-    command.spawn()
+    command.spawn().map_err(|err| match err.raw_os_error() {
+        // std on Windows reports a program found nowhere on `PATH` with an error of its own
+        // ("program not found") that carries no OS code: it is the OS's "no such file", as Unix
+        // reports it and Node names it (`spawn grepai ENOENT`).
+        None if err.kind() == io::ErrorKind::NotFound => crate::errno::Errno::NoEntry.error(),
+        _ => err,
+    })
 }
 
 /// Starts `command` under the spawn lock, detached from hookmux's process group (Unix: a group
@@ -443,5 +449,20 @@ impl Hooks {
     /// Stops watching `hook` and closes hookmux's ends of its pipes. Nothing is signalled.
     pub fn release(&mut self, hook: HookId) {
         self.inner.release(hook);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errno::Errno;
+
+    #[test]
+    fn a_program_found_nowhere_is_no_such_file_on_every_os() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = Command::new("hookmux-test-no-such-program");
+        command.env_clear().env("PATH", dir.path());
+        let err = spawn_detached(&mut command).unwrap_err();
+        assert_eq!(Errno::of(&err), Some(Errno::NoEntry), "{err}");
     }
 }

@@ -317,7 +317,10 @@ fn every_page_of_the_book_exists_and_its_relative_links_resolve() {
             }
         }
         if page.starts_with(&src) && page.file_name().is_some_and(|n| n != "SUMMARY.md") {
-            let relative = page.strip_prefix(&src).unwrap_or(&page).display().to_string();
+            // As SUMMARY.md links it: `/` between the folders, on every OS.
+            let relative = page.strip_prefix(&src).unwrap_or(&page);
+            let relative: Vec<_> = relative.components().map(|part| part.as_os_str().to_string_lossy()).collect();
+            let relative = relative.join("/");
             if !summary.contains(&format!("]({relative})")) {
                 broken.push(format!("{name}: not in SUMMARY.md"));
             }

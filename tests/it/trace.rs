@@ -31,8 +31,13 @@ impl Session {
         self.root().join("project")
     }
 
+    /// In the state folder below the test's home, where the platform layer puts it
+    /// (`~/.local/state` on Unix, `~\AppData\Local` on Windows).
     fn trace_dir(&self) -> PathBuf {
-        self.root().join("home/.local/state/hookmux/trace")
+        use hookmux_platform::dirs;
+        let home = self.root().join("home");
+        let env: hookmux_sdk::Env = [(dirs::variable(dirs::Folder::Home), home.as_os_str())].into_iter().collect();
+        dirs::state(&env).expect("a state folder below the home").join("hookmux").join("trace")
     }
 
     fn hookmux<I: IntoIterator<Item = S>, S: Into<String>>(&self, args: I) -> Hookmux {

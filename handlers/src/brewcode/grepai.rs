@@ -309,6 +309,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "starts its stand-in process through /bin/sh, which Windows does not have")]
     fn the_process_table_finds_a_command_line_as_pgrep_f_does() {
         let marker = format!("grepai watch --marker-{}", std::process::id());
         let mut processes = Processes::new();
@@ -321,6 +322,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "starts its stand-in process through /bin/sh, which Windows does not have")]
     fn a_command_line_longer_than_the_buffer_is_read_whole() {
         let marker = format!("grepai mcp-serve --marker-{}", std::process::id());
         let padding = "x".repeat(40 * 1024);

@@ -182,7 +182,7 @@ impl<'a> Hook<'a> {
 
     /// `readFileSync(p, 'utf8')`, with Node's error message.
     pub fn read_text(&self, p: &str) -> Result<String, String> {
-        let bytes = fs::read(self.fs_path(p)).map_err(|err| {
+        let bytes = hookmux_platform::fs::read(&self.fs_path(p)).map_err(|err| {
             // Node opens first and reads second; only the open failure names the path.
             let syscall = if Errno::of(&err) == Some(Errno::IsADirectory) { "read" } else { "open" };
             let shown = (syscall == "open").then_some(p);

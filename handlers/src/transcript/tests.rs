@@ -215,7 +215,7 @@ fn sessions_left_behind_are_cleared() {
     let real_now = SystemTime::now();
     cache.put("gone", "c", &json!({}), real_now).unwrap();
     let stale = real_now - TOOL_INPUT_TTL - Duration::from_secs(60);
-    std::fs::File::open(dir.path().join("gone")).unwrap().set_modified(stale).unwrap();
+    hookmux_platform::fs::set_modified(&dir.path().join("gone"), stale).unwrap();
     cache.put("live", "c", &json!({}), real_now).unwrap();
     assert!(!dir.path().join("gone").exists());
     assert!(dir.path().join("live/c.json").exists());
@@ -233,6 +233,10 @@ fn with_victim() -> (tempfile::TempDir, std::path::PathBuf) {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_transcript_is_not_appended_to() {
     let (dir, victim) = with_victim();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
@@ -244,6 +248,10 @@ fn a_linked_transcript_is_not_appended_to() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_transcript_lock_creates_nothing_elsewhere() {
     let (dir, _victim) = with_victim();
     let transcripts = Transcripts::at(dir.path().join("transcripts"));
@@ -256,6 +264,10 @@ fn a_linked_transcript_lock_creates_nothing_elsewhere() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_transcripts_folder_is_refused() {
     let (dir, _victim) = with_victim();
     let elsewhere = dir.path().join("elsewhere");
@@ -268,6 +280,10 @@ fn a_linked_transcripts_folder_is_refused() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_session_folder_of_the_cache_is_refused_and_not_expired() {
     let (dir, _victim) = with_victim();
     let elsewhere = dir.path().join("elsewhere");
@@ -286,6 +302,10 @@ fn a_linked_session_folder_of_the_cache_is_refused_and_not_expired() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_cache_entry_is_not_read() {
     let (dir, _victim) = with_victim();
     let cache = ToolInputCache::at(dir.path().join("tool-inputs"));

@@ -142,6 +142,14 @@ pub fn file_id_of(file: &File) -> io::Result<FileId> {
     file.metadata().map(|meta| FileId::of(&meta))
 }
 
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
+pub fn set_modified(path: &Path, at: std::time::SystemTime) -> io::Result<()> {
+    File::open(path)?.set_modified(at)
+}
+
 pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     file.read_exact_at(buf, offset)
 }

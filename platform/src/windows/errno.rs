@@ -21,13 +21,15 @@ const TABLE: &[(Errno, u32)] = &[
     (Errno::NoEntry, w::ERROR_INVALID_DRIVE),
     (Errno::NoEntry, w::ERROR_INVALID_REPARSE_DATA),
     (Errno::NoEntry, w::ERROR_MOD_NOT_FOUND),
-    (Errno::Access, w::ERROR_ACCESS_DENIED),
     (Errno::Access, w::ERROR_NOACCESS),
     (Errno::Access, w::ERROR_ELEVATION_REQUIRED),
     (Errno::Access, w::ERROR_CANT_ACCESS_FILE),
     (Errno::IsADirectory, w::ERROR_INVALID_FUNCTION),
     (Errno::Exists, w::ERROR_ALREADY_EXISTS),
     (Errno::Exists, w::ERROR_FILE_EXISTS),
+    // libuv names "Access denied" EPERM, not EACCES: Node on Windows says `EPERM: operation not
+    // permitted` for a file it may not open or replace.
+    (Errno::NotPermitted, w::ERROR_ACCESS_DENIED),
     (Errno::NotPermitted, w::ERROR_PRIVILEGE_NOT_HELD),
     (Errno::ReadOnly, w::ERROR_WRITE_PROTECT),
     (Errno::NoSpace, w::ERROR_DISK_FULL),
@@ -83,5 +85,17 @@ pub fn error(errno: Errno) -> io::Error {
             let kind = if errno == Errno::NotADirectory { io::ErrorKind::NotADirectory } else { io::ErrorKind::Other };
             io::Error::new(kind, Posix(errno))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_denied_is_eperm_as_node_names_it() {
+        let err = io::Error::from_raw_os_error(w::ERROR_ACCESS_DENIED as i32);
+        assert_eq!(errno_of(&err), Some(Errno::NotPermitted));
+        assert_eq!(errno_of(&Errno::Access.error()), Some(Errno::Access));
     }
 }

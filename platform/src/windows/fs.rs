@@ -53,6 +53,10 @@ pub fn create_private_dirs(dir: &Path) -> io::Result<()> {
     }
     if dir.is_dir() {
         Ok(())
+    } else if fs::symlink_metadata(dir).is_ok() {
+        // A file (or a link) in the place: it exists, as Unix's recursive `mkdir` says, and the
+        // caller tells a folder from the rest ([`crate::fs::why_not_private_dir`]).
+        Err(io::Error::from_raw_os_error(w::ERROR_ALREADY_EXISTS as i32))
     } else {
         Err(io::Error::from_raw_os_error(w::ERROR_DIRECTORY as i32))
     }
@@ -257,6 +261,21 @@ pub fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Re
         }
     }
     Ok(())
+}
+
+/// A folder is refused at the open with `ERROR_ACCESS_DENIED`; Node opens it and fails at the
+/// read with `ERROR_INVALID_FUNCTION`, which libuv names `EISDIR`: that is the error given.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    fs::read(path).map_err(|err| match err.raw_os_error() {
+        Some(code) if code == w::ERROR_ACCESS_DENIED as i32 && fs::metadata(path).is_ok_and(|meta| meta.is_dir()) => {
+            io::Error::from_raw_os_error(w::ERROR_INVALID_FUNCTION as i32)
+        }
+        _ => err,
+    })
+}
+
+pub fn set_modified(path: &Path, at: std::time::SystemTime) -> io::Result<()> {
+    OpenOptions::new().access_mode(f::FILE_WRITE_ATTRIBUTES).custom_flags(FOLDERS_TOO).open(path)?.set_modified(at)
 }
 
 pub fn symlink_file(target: &Path, link: &Path) -> io::Result<()> {

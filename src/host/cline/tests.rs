@@ -343,6 +343,7 @@ fn what_cline_does_not_wait_for_is_told_not_dropped_silently() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_slower_than_the_answer_is_cut_and_a_faster_deny_still_arrives() {
     let dir = tempfile::tempdir().unwrap();
     let settings = dir.path().join("settings.json");
@@ -417,6 +418,7 @@ impl Session {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn what_an_event_cline_does_not_wait_for_could_not_do_reaches_the_model_at_the_next_tool_once() {
     let session = Session::new(json!({"hooks": {
         "SessionStart": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"SS-CTX\"}}'"}]}]
@@ -431,6 +433,7 @@ fn what_an_event_cline_does_not_wait_for_could_not_do_reaches_the_model_at_the_n
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_s_own_context_and_the_notice_arrive_together() {
     let session = Session::new(json!({"hooks": {
         "SessionStart": [{"hooks": [{"type": "command", "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SessionStart\", \"additionalContext\": \"SS-CTX\"}}'"}]}],
@@ -445,6 +448,7 @@ fn a_hook_s_own_context_and_the_notice_arrive_together() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_cancelled_run_s_reason_reaches_the_model_when_the_session_goes_on() {
     let session = Session::new(json!({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo 'no shell today' >&2; exit 2"}]}]

@@ -23,6 +23,12 @@ fn answer(kind: HookEvent, combined: Combined, decoded: &Decoded) -> Value {
     serde_json::from_str(&encoded.stdout).expect("one JSON object")
 }
 
+/// `parts` joined onto the event's `cwd` as the OS joins them: `/p/a.txt` on Unix, `/p\a.txt`
+/// on Windows.
+fn at(parts: &[&str]) -> String {
+    parts.iter().fold(std::path::PathBuf::from("/p"), |path, part| path.join(part)).to_str().unwrap().to_owned()
+}
+
 fn no_tool() -> Decoded {
     Decoded { events: vec![], tool: None }
 }
@@ -62,9 +68,9 @@ fn a_patch_is_one_claude_edit_per_file() {
     assert_eq!(
         summary,
         [
-            (Some("Write"), Some("/p/hello.txt")),
-            (Some("Edit"), Some("/p/src/a.rs")),
-            (Some("Edit"), Some("/p/gone.txt"))
+            (Some("Write"), Some(at(&["hello.txt"]).as_str())),
+            (Some("Edit"), Some(at(&["src/a.rs"]).as_str())),
+            (Some("Edit"), Some(at(&["gone.txt"]).as_str()))
         ]
     );
     assert_eq!(decoded.events[0].tool_input_str("content"), Some("hello\nworld\n"));
@@ -100,7 +106,7 @@ fn files(decoded: &Decoded) -> Vec<(&str, &str)> {
 fn a_move_is_checked_where_the_file_goes_and_where_it_leaves() {
     let decoded =
         patch_event("*** Begin Patch\n*** Update File: a.txt\n*** Move to: .env\n@@\n-a\n+b\n*** End Patch\n");
-    assert_eq!(files(&decoded), [("Edit", "/p/a.txt"), ("Write", "/p/.env")]);
+    assert_eq!(files(&decoded), [("Edit", at(&["a.txt"]).as_str()), ("Write", at(&[".env"]).as_str())]);
     assert_eq!(decoded.events[0].tool_input_str("patch_op"), Some("move_from"));
     assert_eq!(decoded.events[1].tool_input_str("patch_op"), Some("move_to"));
     assert_eq!(decoded.events[0].tool_input_str("old_string"), Some("a"));
@@ -110,18 +116,23 @@ fn a_move_is_checked_where_the_file_goes_and_where_it_leaves() {
 fn every_header_codex_reads_is_a_file_for_hooks() {
     // Codex trims a hunk's first line, so an indented header still adds the file.
     let indented = patch_event("*** Begin Patch\n  *** Add File: .env\n+SECRET=1\n*** End Patch\n");
-    assert_eq!(files(&indented), [("Write", "/p/.env")]);
+    assert_eq!(files(&indented), [("Write", at(&[".env"]).as_str())]);
     let crlf = patch_event("*** Begin Patch\r\n*** Delete File: a b.txt\r\n*** Update File: /etc/hosts\r\n@@\r\n-x\r\n+y\r\n*** End of File\r\n*** Update File: sub/../.env\r\n*** Move to: ../out.txt\r\n@@\r\n-1\r\n+2\r\n*** End Patch\r\n");
     assert_eq!(
         files(&crlf),
-        [("Edit", "/p/a b.txt"), ("Edit", "/etc/hosts"), ("Edit", "/p/sub/../.env"), ("Write", "/p/../out.txt")]
+        [
+            ("Edit", at(&["a b.txt"]).as_str()),
+            ("Edit", "/etc/hosts"),
+            ("Edit", at(&["sub/../.env"]).as_str()),
+            ("Write", at(&["../out.txt"]).as_str())
+        ]
     );
     assert_eq!(crlf.events[0].tool_input_str("patch_op"), Some("delete"));
     assert_eq!(crlf.events[1].tool_input_str("old_string"), Some("x"));
     assert_eq!(crlf.events[1].tool_input_str("new_string"), Some("y"));
     // A heredoc around the patch, as Codex also accepts.
     let heredoc = patch_event("<<'EOF'\n*** Begin Patch\n*** Add File: x.txt\n+x\n*** End Patch\nEOF\n");
-    assert_eq!(files(&heredoc), [("Write", "/p/x.txt")]);
+    assert_eq!(files(&heredoc), [("Write", at(&["x.txt"]).as_str())]);
 }
 
 #[test]
@@ -135,10 +146,13 @@ fn a_patch_codex_applies_from_the_shell_is_seen_as_one_too() {
     };
     let heredoc = "cd sub && apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: c.txt\n*** Move to: ../.env\n@@\n-c\n+d\n*** End Patch\nEOF\n";
     let decoded = pre(heredoc);
-    assert_eq!(files(&decoded), [("Bash", ""), ("Edit", "/p/sub/c.txt"), ("Write", "/p/sub/../.env")]);
+    assert_eq!(
+        files(&decoded),
+        [("Bash", ""), ("Edit", at(&["sub", "c.txt"]).as_str()), ("Write", at(&["sub", "../.env"]).as_str())]
+    );
     assert_eq!(decoded.events[0].tool_input_str("command"), Some(heredoc));
     let quoted = pre("cd 'my dir' && applypatch <<EOF\n*** Begin Patch\n*** Delete File: x\n*** End Patch\nEOF");
-    assert_eq!(files(&quoted), [("Bash", ""), ("Edit", "/p/my dir/x")]);
+    assert_eq!(files(&quoted), [("Bash", ""), ("Edit", at(&["my dir", "x"]).as_str())]);
     // Any other command is Bash alone.
     assert_eq!(files(&pre("echo '*** Add File: x'")), [("Bash", "")]);
 }

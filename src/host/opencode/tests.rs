@@ -287,7 +287,9 @@ fn a_patch_is_one_claude_call_per_file_before_and_after() {
     let before = decode_events(&plugin(patch_before(patch)), &world).unwrap();
     let files: Vec<(Option<&str>, Option<&str>)> =
         before.iter().map(|e| (e.tool_name(), e.tool_input_str("file_path"))).collect();
-    assert_eq!(files, [(Some("Edit"), Some("/proj/old.txt")), (Some("Edit"), Some("/proj/a.txt"))]);
+    // The patch's names joined onto the project as the OS joins them (`/proj\old.txt` on Windows).
+    let at = |name: &str| std::path::Path::new("/proj").join(name).to_str().unwrap().to_owned();
+    assert_eq!(files, [(Some("Edit"), Some(at("old.txt").as_str())), (Some("Edit"), Some(at("a.txt").as_str()))]);
     assert_eq!(before[1].tool_input_str("new_string"), Some("y"));
     // OpenCode's after-hook may come without the arguments: the cached patch is split the same way.
     let after = decode_events(

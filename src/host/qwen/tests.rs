@@ -469,10 +469,12 @@ fn the_deepest_rule_of_qwens_trusted_folders_decides() {
 
 #[test]
 fn qwens_folder_is_qwen_home_or_dot_qwen() {
-    let env: Env = [("HOME", "/h")].into_iter().collect();
-    assert_eq!(qwen_dir(&env), Some(PathBuf::from("/h/.qwen")));
-    let env: Env = [("HOME", "/h"), ("QWEN_HOME", "~/q")].into_iter().collect();
-    assert_eq!(qwen_dir(&env), Some(PathBuf::from("/h/q")));
-    let env: Env = [("HOME", "/h"), ("QWEN_HOME", "/elsewhere")].into_iter().collect();
+    // The home the platform layer reads: `HOME`, or `USERPROFILE` on Windows.
+    let home = hookmux_platform::dirs::variable(hookmux_platform::dirs::Folder::Home);
+    let env: Env = [(home, "/h")].into_iter().collect();
+    assert_eq!(qwen_dir(&env), Some(Path::new("/h").join(".qwen")));
+    let env: Env = [(home, "/h"), ("QWEN_HOME", "~/q")].into_iter().collect();
+    assert_eq!(qwen_dir(&env), Some(Path::new("/h").join("q")));
+    let env: Env = [(home, "/h"), ("QWEN_HOME", "/elsewhere")].into_iter().collect();
     assert_eq!(qwen_dir(&env), Some(PathBuf::from("/elsewhere")));
 }

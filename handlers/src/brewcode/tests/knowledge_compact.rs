@@ -205,14 +205,10 @@ fn a_lock_naming_a_missing_task_goes_on_with_the_read_error_logged() {
     let before = project.snapshot();
     assert_eq!(compact(&project), go_on());
     let log = project.log();
-    let missing = project.path(".claude/tasks/20990101-000000_gone_task/PLAN.md");
+    let missing = project.shown(".claude/tasks/20990101-000000_gone_task/PLAN.md");
     assert_eq!(
         log[0],
-        format!(
-            "ERROR [parseTask] Failed to read {}: ENOENT: no such file or directory, open '{}'",
-            missing.display(),
-            missing.display()
-        )
+        format!("ERROR [parseTask] Failed to read {missing}: ENOENT: no such file or directory, open '{missing}'")
     );
     assert_eq!(log[1], "WARN  [7b6b5f32] [pre-compact] Failed to parse task file");
     let after: Vec<_> = project

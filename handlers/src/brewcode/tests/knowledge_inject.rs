@@ -117,7 +117,7 @@ fn the_full_stack_comes_in_brewcodes_order() {
         .file("../plugin-data/modes/deep.md", "\n Think step by step. \n");
     let data = project.path("../plugin-data").to_string_lossy().into_owned();
     let project = project.env("CLAUDE_PLUGIN_ROOT", "/opt/brewcode").env("CLAUDE_PLUGIN_DATA", &data);
-    let task_dir = project.path(TASK).to_string_lossy().into_owned();
+    let task_dir = project.shown(TASK);
     let expected = [
         "## Task Constraints\n- Never log card numbers\n- Stream rows".to_string(),
         format!("## Task Context\nTask dir: {task_dir}\nArtifacts: {task_dir}/artifacts\n\n> ⛔ READ the phases/ file referenced in your task description FIRST before doing any work."),

@@ -39,6 +39,10 @@ fn compact(project: &Project) -> Outcome {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_planted_lock_tmp_is_not_written_through() {
     let project = Project::with_task(Some(lock_json(None, 2)));
     let victim = victim(&project);
@@ -50,6 +54,10 @@ fn a_planted_lock_tmp_is_not_written_through() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_lock_in_a_linked_task_folder_is_not_bound() {
     // The repository's task folder is a link to a folder outside the project.
     let project = Project::new().file(".claude/TASK.md", &format!("{TASK_PLAN}\n"));
@@ -71,6 +79,10 @@ fn a_lock_in_a_linked_task_folder_is_not_bound() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn planted_plan_and_state_temporary_files_are_not_written_through() {
     let project = Project::with_task(Some(lock_json(Some(SESSION), 1)));
     let victim = victim(&project);
@@ -84,6 +96,10 @@ fn planted_plan_and_state_temporary_files_are_not_written_through() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_plan_or_state_file_is_refused_and_logged() {
     let project = Project::with_task(Some(lock_json(Some(SESSION), 1)));
     let victim = victim(&project);
@@ -100,6 +116,10 @@ fn a_linked_plan_or_state_file_is_refused_and_logged() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_knowledge_file_takes_no_entry() {
     let project = Project::with_task(Some(lock_json(Some(SESSION), 1)));
     let victim = victim(&project);
@@ -112,6 +132,10 @@ fn a_linked_knowledge_file_takes_no_entry() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_log_is_not_appended_to_and_stderr_says_so() {
     let project = Project::with_task(Some(lock_json(None, 2)));
     let victim = victim(&project);
@@ -132,6 +156,10 @@ fn a_linked_log_is_not_appended_to_and_stderr_says_so() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_reminder_stamp_is_not_truncated() {
     let project = Project::new().sized(".grepai/index.gob", 150_000);
     let victim = victim(&project);
@@ -146,6 +174,10 @@ fn a_linked_reminder_stamp_is_not_truncated() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "needs a symbolic link: Windows makes one only with a privilege or Developer Mode, and Wine makes none"
+)]
 fn a_linked_pending_folder_takes_no_record() {
     let project = Project::with_task(Some(lock_json(Some(SESSION), 1)));
     let outside = project.home().join("pending");

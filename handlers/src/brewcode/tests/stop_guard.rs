@@ -110,10 +110,8 @@ fn terminal_statuses_allow_and_delete_the_lock() {
         let project = Project::with_task(Some(lock_json(Some(SESSION), 1))).file(TASK_PLAN, &plan);
         assert_eq!(stop(&project).answer, Answer::none(), "{status}");
         assert!(!project.exists(LOCK), "{status}");
-        let rules = format!(
-            "INFO  [7b6b5f32] [stop] Task finished. Consider: /brewcode:rules {}",
-            project.path(KNOWLEDGE).display()
-        );
+        let rules =
+            format!("INFO  [7b6b5f32] [stop] Task finished. Consider: /brewcode:rules {}", project.shown(KNOWLEDGE));
         assert_eq!(project.log(), [rules], "{status}");
     }
     let plan = PLAN_V2.replace("in progress", "finished");

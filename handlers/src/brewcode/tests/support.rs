@@ -131,6 +131,13 @@ impl Project {
         self.dir().join(relative)
     }
 
+    /// `relative` in the project as brewcode names it in what it prints: the project's folder,
+    /// `/` and `relative`, as Node's POSIX `path.join` builds it (`C:\…\project/.claude/…` on
+    /// Windows).
+    pub fn shown(&self, relative: &str) -> String {
+        format!("{}/{relative}", self.dir().display())
+    }
+
     pub fn file(self, relative: &str, contents: &str) -> Project {
         let path = self.path(relative);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -167,8 +174,7 @@ impl Project {
 
     /// Sets a file's modification time.
     pub fn touch(&self, path: &Path, at: SystemTime) {
-        let file = std::fs::OpenOptions::new().write(true).open(path).or_else(|_| std::fs::File::open(path)).unwrap();
-        file.set_modified(at).unwrap();
+        hookmux_platform::fs::set_modified(path, at).unwrap();
     }
 
     pub fn exists(&self, relative: &str) -> bool {

@@ -56,7 +56,9 @@ fn discovery_walks_up_and_reports_the_home_relative_path() {
     let (config, warnings) = config::discover(&repo.join("deep/er"), &env);
     assert_eq!(config, LoreConfig::default());
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].starts_with("[lore] Failed to load ~/code/repo/.lore.yaml: "), "{warnings:?}");
+    // Named from the home on, in the OS's spelling below it (`~/code/repo\.lore.yaml` on Windows).
+    let shown = format!("~/{}", repo.join(".lore.yaml").strip_prefix(home.path()).unwrap().display());
+    assert!(warnings[0].starts_with(&format!("[lore] Failed to load {shown}: ")), "{warnings:?}");
     assert!(warnings[0].ends_with(". Using hook defaults."), "{warnings:?}");
     let (_, none) = config::discover(home.path(), &env);
     assert!(none.is_empty(), "no .lore.yaml is not an error");
@@ -153,14 +155,20 @@ fn a_postgres_url_in_lore_db_or_store_path_selects_the_server() {
 fn a_projects_url_is_used_only_for_a_trusted_project() {
     use crate::wakeup::store::Location;
     let (config, _) = parse("store:\n  path: \"postgres://lore:pw@db.example.com/lore\"\n");
-    let env: Env = [("HOME", "/home/me")].into_iter().collect();
+    let env: Env = [(variable(Folder::Home), "/home/me")].into_iter().collect();
     let (location, notice) = config::store_location(&config, &env, || ProjectTrust::Untrusted);
-    assert_eq!(location, Some(Location::Sqlite(PathBuf::from("/home/me/.local/share/hookmux/lore.db"))));
+    // The user's own store, in the data folder below that home (`~/.local/share` on Unix,
+    // `~\AppData\Local` on Windows).
+    let own = hookmux_platform::dirs::data(&env).unwrap().join("hookmux").join("lore.db");
+    assert!(own.starts_with("/home/me"), "{own:?}");
+    assert_eq!(location, Some(Location::Sqlite(own.clone())));
     let notice = notice.expect("one notice");
     assert!(notice.contains("postgres://lore@db.example.com/lore") && !notice.contains("pw@"), "{notice}");
-    assert!(notice.contains("not trusted") && notice.contains("~/.local/share/hookmux/lore.db"), "{notice}");
+    let shown = config::display_path(&own, &env);
+    assert!(notice.contains("not trusted") && shown.starts_with("~/") && notice.contains(&shown), "{notice}");
     // The user's own URL needs no trust, and the question is not asked.
-    let env: Env = [("HOME", "/home/me"), ("LORE_DB", "postgres://me@127.0.0.1/mine")].into_iter().collect();
+    let env: Env =
+        [(variable(Folder::Home), "/home/me"), ("LORE_DB", "postgres://me@127.0.0.1/mine")].into_iter().collect();
     let (location, notice) = config::store_location(&config, &env, || panic!("not asked"));
     assert!(matches!(location, Some(Location::Postgres(_))) && notice.is_none());
 }

@@ -12,6 +12,7 @@ fn shell(script: &str) -> ProcessSpec {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn a_hook_that_exits_normally_is_never_unterminated() {
     let raw = run(&shell("printf context; echo warning >&2"));
     assert!(!raw.unterminated);
@@ -20,6 +21,7 @@ fn a_hook_that_exits_normally_is_never_unterminated() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn a_hook_leaving_a_child_on_stdout_is_unterminated() {
     // The child holds stdout for longer than the quiet window, then goes on its own.
     let raw = run(&shell("sleep 2 & printf context"));
@@ -28,6 +30,7 @@ fn a_hook_leaving_a_child_on_stdout_is_unterminated() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn a_child_that_lets_go_within_the_window_leaves_the_output_whole() {
     let raw = run(&shell("(sleep 0.1; printf ' late') & printf early"));
     assert!(!raw.unterminated, "the last writer let go within the window");
@@ -35,6 +38,7 @@ fn a_child_that_lets_go_within_the_window_leaves_the_output_whole() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn every_hook_of_many_gets_its_own_result() {
     let specs: Vec<ProcessSpec> =
         (0..40).map(|i| shell(&format!("cat >/dev/null; printf {i}; echo e{i} >&2; exit {}", i % 3))).collect();
@@ -49,6 +53,7 @@ fn every_hook_of_many_gets_its_own_result() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn output_past_the_cap_is_counted_not_kept() {
     let raw = run(&shell("head -c 3145728 /dev/zero"));
     assert_eq!(raw.stdout.len(), CAPTURE_CAP);
@@ -56,6 +61,7 @@ fn output_past_the_cap_is_counted_not_kept() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn a_hook_past_its_timeout_is_ended_and_what_it_said_on_its_way_out_is_kept() {
     let mut spec = shell("trap 'echo bye; exit 0' TERM; echo started; while :; do sleep 0.05; done");
     spec.timeout = Duration::from_millis(300);
@@ -75,6 +81,7 @@ fn a_hook_that_cannot_start_fails_with_its_name() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn among_hooks_started_together_one_that_cannot_start_fails_alone() {
     let mut specs: Vec<ProcessSpec> = (0..12).map(|i| shell(&format!("wc -c; exit {}", i % 2))).collect();
     // More than a pipe holds: written on by the watching thread after the start.
