@@ -16,9 +16,17 @@
 //!     `vfork`: nothing to copy, its parent thread waits) and runs its program at once. Hooks
 //!     start this way on several threads at once, so that a dispatch of many hooks uses every
 //!     core. Such a child may copy another hook's pipe ends made at the same moment, and hold
-//!     them until it runs its program: microseconds, unless loading that program is slow (a
-//!     cold network filesystem). So each such start is numbered while it is in flight, a hook
-//!     notes which starts may have copied its pipes, and [`Hooks::read_now`], which the caller
+//!     them until it closes every descriptor it was not given, before it looks for its program
+//!     (glibc 2.34 and later: `posix_spawn`'s closefrom action; macOS gives the child none of
+//!     them); `posix_spawn` returns only after that, so a start that is over holds no copy. The
+//!     close-on-exec flag alone is not enough: Linux lets a `vfork` parent go on as soon as the
+//!     child's memory is replaced, and lets go of the child's close-on-exec copies only later,
+//!     as its `exec` returns, long enough on a loaded machine for a hook's answer to be judged
+//!     while another start's child still held it. Until its start is over a child holds the
+//!     copies for microseconds, unless it is held up (a busy machine that runs it late; without
+//!     the closefrom action, loading its program from a cold network filesystem). So each such
+//!     start is numbered while it is in flight, a hook notes which starts may have copied its
+//!     pipes, and [`Hooks::read_now`], which the caller
 //!     asks once its quiet window is over, first waits for those starts to be over (up to a
 //!     second, so that a start stuck in loading its program does not stop the watching of the
 //!     others) before it judges whether the pipes ended. No start ever waits for another, and a
@@ -38,7 +46,10 @@
 //!   is given its own pipe ends and nothing else, and every [`spawn`] holds the lock alone (see
 //!   below).
 //!
-//!   Not covered: a process started by code that does not come through here (a third-party
+//!   Not covered: on glibc 2.29 to 2.33 (no closefrom action), a child lets go of another
+//!   hook's pipe at its `exec`, a moment after its start is over (see above); musl's
+//!   `posix_spawn` waits for the child's `exec` to let go of a close-on-exec pipe of its own,
+//!   which it does with the others. And a process started by code that does not come through here (a third-party
 //!   handler's own `std::process::Command::spawn`): a child it forks while a hook is being started
 //!   may hold that hook's pipe until its program starts, a moment, and then the hook's answer is
 //!   waited for that long; only under a heavy load can that outlast the quiet window.

@@ -12,7 +12,9 @@
 //! own environment (not dispatch's) when it names no folder, and a file that is not a program
 //! the kernel knows (a script without `#!`) runs through `/bin/sh`, as `execvp` (and so Node's
 //! `child_process`, which Claude Code uses) runs it; the child gets SIGPIPE back at its default
-//! and an empty signal mask; every descriptor but its stdin, stdout and stderr is close-on-exec.
+//! and an empty signal mask; every descriptor but its stdin, stdout and stderr is close-on-exec,
+//! and is closed in the child before its program is looked for where the C library can (see
+//! [`closefrom`]), so that a start that is over leaves no copy of another hook's pipe behind.
 
 use crate::process::HookCommand;
 use std::ffi::{CString, OsStr};
@@ -66,7 +68,7 @@ pub struct Spawned {
     pub stdout: Option<File>,
     pub stderr: Option<File>,
     /// The mark for [`crate::process::wait_for_starts_before`]: the starts that may hold a copy
-    /// of this child's pipe ends until they run their program are numbered below it (0: none).
+    /// of this child's pipe ends until they are over are numbered below it (0: none).
     pub settled: u64,
 }
 
@@ -165,12 +167,28 @@ fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<O
             actions.dev_null(2)?;
         }
     }
-    actions.chdir(addchdir, &cwd)?;
+    // Every descriptor from this one on is closed in the child: all but its stdin, stdout and
+    // stderr (and a test's FIFO).
+    #[cfg(not(test))]
+    let first_closed = 3;
     #[cfg(test)]
-    if let Some(path) = OPEN_FIRST.with_borrow(Clone::clone) {
-        // SAFETY: the actions are initialised; the path is copied by the call.
-        check(unsafe { libc::posix_spawn_file_actions_addopen(&mut actions.0, 3, path.as_ptr(), libc::O_RDONLY, 0) })?;
+    let first_closed = match OPEN_FIRST.with_borrow(Clone::clone) {
+        Some(path) => {
+            // SAFETY: the actions are initialised; the path is copied by the call.
+            check(unsafe {
+                libc::posix_spawn_file_actions_addopen(&mut actions.0, 3, path.as_ptr(), libc::O_RDONLY, 0)
+            })?;
+            4
+        }
+        None => 3,
+    };
+    // Before the chdir, which may wait on a slow filesystem: the copies of other hooks' pipes
+    // are let go of first.
+    if let Some(closefrom) = closefrom() {
+        // SAFETY: the actions are initialised.
+        check(unsafe { closefrom(&mut actions.0, first_closed) })?;
     }
+    actions.chdir(addchdir, &cwd)?;
 
     let pid = match posix_spawn(&program, &actions, &attributes, &argv, &envp) {
         Err(err) if err.raw_os_error() == Some(libc::ENOEXEC) => {
@@ -195,6 +213,46 @@ fn spawn_without_copy(command: &HookCommand<'_>, output: Output) -> io::Result<O
     let settled = starting.settled();
     drop(starting);
     Ok(Some(Spawned { pid, stdin: File::from(stdin_ours), stdout, stderr, settled }))
+}
+
+type AddClosefrom = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, libc::c_int) -> libc::c_int;
+
+/// `posix_spawn_file_actions_addclosefrom_np` where the C library has it (glibc from 2.34),
+/// looked up when first needed so that the binary built for older glibc still starts.
+///
+/// It closes, in the child and before its program is even looked for, every descriptor it was
+/// not given, the copies of other hooks' pipe ends included, and `posix_spawn` returns only
+/// after that: once a start is over, its child holds no other hook's pipe. Without it the child
+/// lets go of them at `exec`, after the moment its parent is told it runs its program: Linux
+/// wakes a `vfork` parent when the child's memory is replaced, closes the close-on-exec
+/// descriptors after that, and lets go of the last copy of a pipe end only as the `exec` returns
+/// to the new program. A start over in hookmux could leave a child still holding another hook's
+/// pipe for that moment, which on a loaded machine is long enough for the hook's answer to be
+/// judged while held.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn closefrom() -> Option<AddClosefrom> {
+    static FOUND: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let address = *FOUND.get_or_init(|| {
+        // SAFETY: dlsym reads a NUL-terminated name and returns an address or null.
+        unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"posix_spawn_file_actions_addclosefrom_np".as_ptr()) as usize }
+    });
+    // SAFETY: the symbol glibc exports under this name has this signature.
+    (address != 0).then(|| unsafe { std::mem::transmute::<usize, AddClosefrom>(address) })
+}
+
+/// Whether a child started with `posix_spawn` gets no descriptor but those it is given, whatever
+/// their flags, by the time its start is over.
+#[cfg(test)]
+pub fn closes_the_rest() -> bool {
+    cfg!(target_os = "macos") || closefrom().is_some()
+}
+
+/// macOS: `POSIX_SPAWN_CLOEXEC_DEFAULT` keeps the child from getting them at all, within the one
+/// system call that starts it. musl: its `posix_spawn` returns once the child's `exec` let go of
+/// its close-on-exec pipe to the parent, with the other close-on-exec descriptors.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn closefrom() -> Option<AddClosefrom> {
+    None
 }
 
 type AddChdir = unsafe extern "C" fn(*mut libc::posix_spawn_file_actions_t, *const libc::c_char) -> libc::c_int;
