@@ -32,7 +32,16 @@ fn a_hook_leaving_a_child_on_stdout_is_unterminated() {
 #[test]
 #[cfg_attr(windows, ignore = "runs its hooks through /bin/sh, which Windows does not have")]
 fn a_child_that_lets_go_within_the_window_leaves_the_output_whole() {
-    let raw = run(&shell("(sleep 0.1; printf ' late') & printf early"));
+    // The child writes as soon as the hook has exited, and not before: it waits on a FIFO whose
+    // one writer is the hook, so what it meets is the end of the hook, not a sleep that a loaded
+    // machine can stretch past the window.
+    let dir = tempfile::tempdir().unwrap();
+    let script = "(read _ <\"$1\"; printf ' late') & exec 4>\"$1\"; printf early";
+    let mut spec = shell(script);
+    spec.args.extend(["sh".into(), dir.path().join("hook-ended").into_os_string()]);
+    let status = std::process::Command::new("mkfifo").arg(dir.path().join("hook-ended")).status().unwrap();
+    assert!(status.success(), "mkfifo");
+    let raw = run(&spec);
     assert!(!raw.unterminated, "the last writer let go within the window");
     assert_eq!(raw.stdout, b"early late");
 }
