@@ -14,6 +14,7 @@ use crate::engine::config::sources::{self, Discovery, Sources};
 use crate::engine::config::trust::{self, HostTrust, TrustList};
 use crate::host::config_file;
 use hookmux_platform::dirs::{variable, Folder};
+use hookmux_platform::fs::FileId;
 use hookmux_sdk::{Env, Event, ProjectTrust};
 use serde::Serialize;
 use serde_json::Value;
@@ -194,7 +195,6 @@ fn this_hookmux(this: Option<&Path>, on_path: Option<&Path>) -> Check {
     Check::new("hookmux", Status::Info, message)
 }
 
-/// The first `name` on `$PATH` that is a file.
 /// The file a command's first word runs, found as the OS finds it (`PATHEXT` and `.exe` on
 /// Windows, an execute bit on Unix).
 fn find_program(env: &Env, word: &str) -> Option<PathBuf> {
@@ -208,6 +208,14 @@ struct Programs<'a> {
 }
 
 impl Programs<'_> {
+    /// Whether `program` (its real path) is this hookmux: by its path, or as the same file by
+    /// another name (a hard link, or a spelling the real path does not settle on Windows: a
+    /// short `PROGRA~1` name, another case).
+    fn is_this(&self, program: &Path) -> bool {
+        let Some(this) = self.this else { return false };
+        program == this || FileId::of_path(program).is_ok_and(|id| FileId::of_path(this).is_ok_and(|this| id == this))
+    }
+
     /// The check of the `hookmux` that `program` (an entry's first word) starts, for the entry
     /// `what` in `file`.
     fn check(&self, host: &'static str, program: &str, what: &str, file: &Path) -> Check {
@@ -227,7 +235,7 @@ impl Programs<'_> {
             return Check::new(host, Status::Problem, message).file(file).fix(fix);
         };
         let real = hookmux_platform::fs::canonicalize(&found).unwrap_or_else(|_| found.clone());
-        if Some(real.as_path()) == self.this {
+        if self.is_this(&real) {
             return Check::new(host, Status::Ok, format!("{what} runs {} (this hookmux)", found.display())).file(file);
         }
         if is_node_script(&real) {
@@ -241,7 +249,7 @@ impl Programs<'_> {
                 .fix("install Node.js 18 or later, or put the native hookmux binary first on PATH");
             }
             let launched = npm_binaries(&real, self.env);
-            if launched.iter().any(|binary| hookmux_platform::fs::canonicalize(binary).ok().as_deref() == self.this) {
+            if launched.iter().any(|binary| self.is_this(binary)) {
                 let native = self.this.map(|p| p.display().to_string()).unwrap_or_default();
                 return Check::new(
                     host,

@@ -22,7 +22,8 @@ pub(crate) const GREEN: Style = AnsiColor::Green.on_default();
 pub(crate) const RED: Style = AnsiColor::Red.on_default();
 pub(crate) const YELLOW: Style = AnsiColor::Yellow.on_default();
 
-/// Shortens paths under the home folder to `~/…` for reading.
+/// Shortens paths under the home folder to `~/…` for reading (`~\…` on Windows, whose paths
+/// are spelled with `\`).
 pub struct Paths {
     home: Option<PathBuf>,
 }
@@ -34,7 +35,7 @@ impl Paths {
 
     pub fn show(&self, path: &Path) -> String {
         if let Some(rest) = self.home.as_ref().and_then(|home| path.strip_prefix(home).ok()) {
-            return format!("~/{}", rest.display());
+            return format!("~{}{}", std::path::MAIN_SEPARATOR, rest.display());
         }
         path.display().to_string()
     }

@@ -60,13 +60,12 @@ impl<'a> Places<'a> {
         }
     }
 
-    /// A file name as the hook's process would open it.
+    /// A file name as the hook's process would open it, spelled with the OS's own separators
+    /// (`$CLAUDE_PROJECT_DIR/.claude/x.json` is `C:\work\p\.claude\x.json` on Windows).
     fn resolve(&self, file: &str) -> Option<PathBuf> {
         let path = PathBuf::from(file);
-        if path.is_absolute() {
-            return Some(path);
-        }
-        self.cwd.or(self.project_root).map(|base| base.join(path))
+        let path = if path.is_absolute() { path } else { self.cwd.or(self.project_root)?.join(path) };
+        Some(path.components().collect())
     }
 }
 
