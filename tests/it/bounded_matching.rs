@@ -51,6 +51,7 @@ fn pre_tool_use(tool: &str, input: Value, cwd: &Path) -> Value {
 /// `(a+)+$` against 41 `a`s and a `b` backtracks for hours: dispatch stops waiting at the
 /// bound, runs the group (its deny blocks) and tells the user which matcher it could not test.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_runaway_matcher_runs_its_deny_hook_and_is_named() {
     let project = Project::new(json!({"hooks": {"PreToolUse": [{"matcher": "(a+)+$", "hooks": [
         {"type": "command", "command": "echo ran > ran.txt; echo 'denied by policy' >&2; exit 2"}
@@ -100,6 +101,7 @@ fn nested(levels: usize, inner: &str) -> String {
 /// 1 MB of `echo $(` nesting: the `if` rule answers after one pass over the command, and since it
 /// cannot rule out a `git` inside, the handler runs. Within the cap the command is read as usual.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_if_rule_on_a_megabyte_of_nesting_runs_its_handler() {
     let project = Project::new(json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "echo ran > ran.txt", "if": "Bash(git *)"}

@@ -36,6 +36,7 @@ fn session_start(project: &Path) -> String {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts its stand-in process through /bin/sh, which Windows does not have")]
 fn a_process_whose_command_line_names_mcp_serve_is_running() {
     let _alone = common::grepai_lookalikes_running();
     let project = indexed_project();
@@ -71,6 +72,7 @@ fn a_process_whose_command_line_names_mcp_serve_is_running() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts its stand-in process through /bin/sh, which Windows does not have")]
 fn the_watcher_is_started_when_only_it_is_missing() {
     let _alone = common::grepai_lookalikes_running();
     let project = indexed_project();

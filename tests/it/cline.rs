@@ -72,6 +72,7 @@ fn pre_tool_use(command: &str) -> Value {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn a_deny_from_a_claude_hook_is_cline_s_cancel_with_the_reason() {
     let ws =
         Workspace::new(pre_tool_use("cat > \"$CLAUDE_PROJECT_DIR/seen.json\"; echo 'blocked by policy X' >&2; exit 2"));
@@ -96,6 +97,7 @@ fn a_deny_from_a_claude_hook_is_cline_s_cancel_with_the_reason() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn an_untrusted_project_s_claude_hooks_do_not_run_under_cline() {
     let ws = Workspace::new(pre_tool_use("cat > \"$CLAUDE_PROJECT_DIR/seen.json\"; exit 2"));
     let installed = ws.install();
@@ -109,6 +111,7 @@ fn an_untrusted_project_s_claude_hooks_do_not_run_under_cline() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn continue_false_before_a_tool_stops_the_run_after_it() {
     let ws = Workspace::new(pre_tool_use(r#"printf '%s' '{"continue": false, "stopReason": "halt everything"}'"#));
     ws.install();
@@ -129,6 +132,7 @@ fn continue_false_before_a_tool_stops_the_run_after_it() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn a_rewrite_of_one_command_of_several_goes_back_to_that_command() {
     let ws = Workspace::new(pre_tool_use(
         r#"case "$(cat)" in *'"command":"echo two'*) printf '%s' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "echo safe"}}}';; esac"#,
@@ -139,6 +143,7 @@ fn a_rewrite_of_one_command_of_several_goes_back_to_that_command() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn context_of_a_failed_command_reaches_the_model() {
     let ws = Workspace::new(json!({"hooks": {"PostToolUseFailure": [{"hooks": [{"type": "command", "command":
         r#"printf '%s' '{"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": "FAIL-CTX"}}'"#}]}]}}));
@@ -148,6 +153,7 @@ fn context_of_a_failed_command_reaches_the_model() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn an_unreadable_event_is_cancelled_when_a_guard_is_configured() {
     let ws = Workspace::new(
         json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "hookmux run protect-paths"}]}]}}),
@@ -162,7 +168,7 @@ fn an_unreadable_event_is_cancelled_when_a_guard_is_configured() {
 #[test]
 fn install_lists_the_user_s_own_hook_files_and_uninstall_puts_every_byte_back() {
     let ws = Workspace::new(json!({}));
-    let mine = ws.home.join("Documents/Cline/Hooks/TaskStart");
+    let mine = ws.home.join("Documents").join("Cline").join("Hooks").join("TaskStart");
     std::fs::create_dir_all(mine.parent().unwrap()).expect("mkdir");
     std::fs::write(&mine, "#!/bin/bash\necho started >> /tmp/log\n").expect("write");
     let before = tree(&ws.dir);

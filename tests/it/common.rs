@@ -263,6 +263,13 @@ pub fn platform_names(env: &[(String, String)]) -> Vec<(String, String)> {
     out
 }
 
+/// A folder variable set by its Unix name (`HOME`, `TMPDIR`, `XDG_*`) and by the name this OS
+/// reads it by, for a test that builds its own `Command` (see [`platform_names`]): without it,
+/// hookmux on Windows would keep to the real user's profile.
+pub fn folder_var(unix_name: &str, dir: &Path) -> Vec<(String, String)> {
+    platform_names(&[(unix_name.to_string(), dir.to_string_lossy().into_owned())])
+}
+
 /// Ends a process a test started (and identified), whatever it does with signals: SIGKILL on
 /// Unix, `taskkill /F` on Windows.
 pub fn kill(pid: u32) {

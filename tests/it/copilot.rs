@@ -70,6 +70,7 @@ impl Project {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn install_copilot_leaves_one_entry_both_hosts_run_with_claude_s_rules() {
     let project = Project::new();
     let before = std::fs::read_to_string(project.dir.join(".claude/settings.json")).expect("settings");

@@ -86,6 +86,7 @@ fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hung_hook_and_its_children_are_gone_after_the_timeout() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -136,6 +137,7 @@ const SETSID: &str = "perl -MPOSIX -e 'setsid() or die \"setsid: $!\"; exec @ARG
 /// table as well as the group, and so does dispatch. One of them ignores SIGTERM and gets
 /// SIGKILL after the grace period, although the hook, its parent, is gone by then.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
     let escape = record_self("escaped");
     let stubborn = record_self("stubborn");
@@ -165,6 +167,7 @@ fn a_hook_that_times_out_takes_its_setsid_children_with_it() {
 /// processes inherit in their environment, and killed too. Claude Code 2.1.328 leaves such a
 /// process running; nothing the host sees depends on it.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
     let daemon = record_self("daemon");
     let script = format!(
@@ -188,6 +191,7 @@ fn a_hook_that_times_out_takes_its_double_forked_children_with_it() {
 /// that calls `setsid`): Claude Code 2.1.328 never stops those, not even when the session ends,
 /// and neither does dispatch.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn background_children_of_a_hook_that_exits_keep_running() {
     let plain = record_self("plain");
     let daemon = record_self("daemon");
@@ -212,6 +216,7 @@ fn background_children_of_a_hook_that_exits_keep_running() {
 /// what grants, rewrites or injects, since a later part of the output may have been lost; on
 /// PreToolUse the refusal blocks the call.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_background_grandchild_holding_the_pipes_does_not_hold_the_answer() {
     let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "LINGER-DENY"}});
     let context = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "READY"}});
@@ -281,8 +286,8 @@ fn peak_rss_probe() {
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("CLAUDE_PROJECT_DIR", &dir)
-        .env("HOME", &dir)
-        .env("TMPDIR", &dir)
+        .envs(common::folder_var("HOME", &dir))
+        .envs(common::folder_var("TMPDIR", &dir))
         .current_dir(&dir)
         .stdin(std::fs::File::open(dir.join("event.json")).unwrap())
         .stdout(std::fs::File::create(dir.join("stdout.json")).unwrap())
@@ -351,6 +356,7 @@ fn malformed_stdin_fails_open_with_a_clear_message() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_dispatch_started_by_its_own_hook_leaves_the_loop_out_and_says_so() {
     let bin = env!("CARGO_BIN_EXE_hookmux");
     // The hook feeds the same event to dispatch again; without the guard this would recurse.
@@ -370,6 +376,7 @@ fn a_dispatch_started_by_its_own_hook_leaves_the_loop_out_and_says_so() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_may_dispatch_other_settings_of_the_same_session() {
     let bin = env!("CARGO_BIN_EXE_hookmux");
     // Not a loop: the inner dispatch reads another file, and its answer is the hook's own.
@@ -385,6 +392,7 @@ fn a_hook_may_dispatch_other_settings_of_the_same_session() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn stdin_cwd_and_environment_are_the_hosts() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -407,6 +415,7 @@ fn stdin_cwd_and_environment_are_the_hosts() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_vanished_cwd_falls_back_to_the_project_root() {
     let project = Project::new(hooks("PreToolUse", json!([command("pwd > cwd.txt")])));
     let mut event = project.bash_event();
@@ -419,6 +428,7 @@ fn a_vanished_cwd_falls_back_to_the_project_root() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn exec_form_runs_without_a_shell_and_substitutes_placeholders() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -433,6 +443,7 @@ fn exec_form_runs_without_a_shell_and_substitutes_placeholders() {
 /// written (as Claude Code 2.1.328 does: `fixtures/conformance/hookmux/exec-args-placeholders`).
 /// A settings hook that names a plugin's variable is not run; `hooks validate` names both.
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn exec_form_puts_in_only_the_hosts_own_placeholders() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -474,6 +485,7 @@ fn exec_form_puts_in_only_the_hosts_own_placeholders() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn async_hooks_start_and_are_not_waited_for() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -594,6 +606,7 @@ fn a_detached_hook_is_recorded_before_the_other_hooks_are_waited_for() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -612,6 +625,7 @@ fn handlers_dispatch_cannot_run_are_reported_and_the_rest_still_run() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn settings_problems_never_block_and_are_told_once_per_session() {
     let project = Project::new(json!({"hooks": {"PreToolUse": [
         {"matcher": ["Bash"], "hooks": [command("echo skipped > skipped.txt")]},
@@ -878,6 +892,7 @@ fn http_hooks_keep_their_limits() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn task_completed_blocks_by_exit_code() {
     let project = Project::new(hooks("TaskCompleted", json!([command("echo 'tests still fail' >&2; exit 2")])));
     let out = project
@@ -890,6 +905,7 @@ fn task_completed_blocks_by_exit_code() {
 /// 2.1.328 (PreModelSwitch and PostModelSwitch among them) and Codex's, whose `Interrupt` hookmux
 /// does not know and runs with the generic rules.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn every_real_payload_reaches_its_hooks_unchanged() {
     let mut fixtures: Vec<String> = Vec::new();
     for folder in ["events", "events/codex"] {
@@ -929,6 +945,7 @@ fn every_real_payload_reaches_its_hooks_unchanged() {
 /// "deny"` refuse the switch with their reason, a deny beats an allow, `defer` is not one of its
 /// decisions, and the matcher is tested against `to_model`.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn pre_model_switch_decides_like_a_permission() {
     // The transcript path moves into a folder of the test's own, not a machine path.
     let scratch = tempfile::tempdir().unwrap();
@@ -964,6 +981,7 @@ fn pre_model_switch_decides_like_a_permission() {
 /// PostModelSwitch reads plain stdout as context for the model, as UserPromptSubmit does, and
 /// `additionalContext` beside it.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn post_model_switch_takes_context() {
     // The transcript path moves into a folder of the test's own, not a machine path.
     let scratch = tempfile::tempdir().unwrap();
@@ -981,6 +999,7 @@ fn post_model_switch_takes_context() {
 /// exit 2 with its stderr, plain stdout not context, the common JSON fields and
 /// `hookSpecificOutput` handed on under the event's own name.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_unknown_event_runs_with_the_generic_rules() {
     let event = json!({"hook_event_name": "PreFutureThing", "session_id": "s", "thing": "x"});
     let specific = r#"printf '%s' '{"systemMessage": "heads up", "hookSpecificOutput": {"hookEventName": "PreFutureThing", "additionalContext": "ctx", "futureField": 1}}'"#;
@@ -1036,6 +1055,7 @@ fn command_line_mistakes_exit_1_never_2() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn huge_timeouts_neither_panic_nor_skip_the_hooks() {
     let project = Project::new(hooks(
         "PreToolUse",
@@ -1066,6 +1086,7 @@ fn notice_markers(tmp: &Path) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn many_settings_problems_are_told_as_a_short_summary_with_one_marker_per_session() {
     let mut handlers = vec![command("echo kept > kept.txt")];
     handlers.extend(std::iter::repeat_n(json!({}), 1200));
@@ -1114,6 +1135,7 @@ fn a_dry_run_tells_every_problem_again_in_the_same_short_summary() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn problems_told_on_every_event_are_never_cut_from_the_summary() {
     let mut handlers = vec![command("echo kept > kept.txt")];
     handlers.extend(std::iter::repeat_n(json!({}), 30));

@@ -2,6 +2,7 @@
 //! the fix. Every test has its own folder and home, and a PATH whose `hookmux` it chooses.
 
 use crate::common::{self, Hookmux};
+use hookmux_platform::dirs;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,8 @@ struct Machine {
     _root: tempfile::TempDir,
     home: PathBuf,
     project: PathBuf,
-    /// A folder holding `hookmux`, a link to the binary under test.
+    /// A folder holding `hookmux` (`hookmux.exe` on Windows): the binary under test, by a link
+    /// in a folder of the test's own on Unix, in its own folder on Windows.
     bin: PathBuf,
 }
 
@@ -23,19 +25,28 @@ impl Machine {
         let real = hookmux_platform::fs::canonicalize(root.path()).expect("the temporary folder's real path");
         let home = real.join("home");
         let project = real.join("project");
-        let bin = real.join("bin");
-        for dir in [&home, &project.join(".claude"), &project.join(".git"), &bin] {
+        for dir in [&home, &project.join(".claude"), &project.join(".git")] {
             std::fs::create_dir_all(dir).expect("create a folder");
         }
-        hookmux_platform::fs::symlink_file(Path::new(env!("CARGO_BIN_EXE_hookmux")), &bin.join("hookmux"))
-            .expect("link hookmux");
-        std::fs::write(project.join(".claude/settings.json"), SETTINGS).expect("write settings");
+        let exe = Path::new(env!("CARGO_BIN_EXE_hookmux"));
+        let bin = if cfg!(windows) {
+            // Windows makes a link only with a privilege or Developer Mode (Wine makes none), and
+            // a copy is another hookmux: the binary's own folder goes on PATH.
+            let exe = hookmux_platform::fs::canonicalize(exe).expect("the binary's real path");
+            exe.parent().expect("the binary's folder").to_path_buf()
+        } else {
+            let bin = real.join("bin");
+            std::fs::create_dir_all(&bin).expect("create a folder");
+            hookmux_platform::fs::symlink_file(exe, &bin.join(EXE)).expect("link hookmux");
+            bin
+        };
+        std::fs::write(project.join(".claude").join("settings.json"), SETTINGS).expect("write settings");
         Machine { _root: root, home, project, bin }
     }
 
     /// The PATH with this test's `hookmux` first.
     fn path_with_hookmux(&self) -> String {
-        format!("{}:/usr/bin:/bin", self.bin.display())
+        search_path(&[self.bin.as_path(), Path::new(SYSTEM[0]), Path::new(SYSTEM[1])])
     }
 
     fn hookmux(&self, args: &[&str], path: &str) -> common::Output {
@@ -58,9 +69,28 @@ impl Machine {
         self.hookmux(&["doctor"], &self.path_with_hookmux())
     }
 
-    fn hooks_file(&self) -> PathBuf {
-        self.project.join(".claude/hookmux-hooks.json")
+    /// One of the user's folders below this machine's home, where the platform layer puts it
+    /// (`dirs::data` is `~/.local/share` on Unix, `~\AppData\Local` on Windows).
+    fn folder(&self, which: fn(&dyn dirs::Vars) -> Option<PathBuf>) -> PathBuf {
+        let env: hookmux_sdk::Env = [(dirs::variable(dirs::Folder::Home), self.home.as_os_str())].into_iter().collect();
+        which(&env).expect("a folder below the home")
     }
+
+    fn hooks_file(&self) -> PathBuf {
+        self.project.join(".claude").join("hookmux-hooks.json")
+    }
+}
+
+/// hookmux's file name on this OS.
+const EXE: &str = if cfg!(windows) { "hookmux.exe" } else { "hookmux" };
+
+/// The system's folders, where no other `hookmux` is.
+const SYSTEM: [&str; 2] = ["/usr/bin", "/bin"];
+
+/// A PATH of `dirs`, joined as this OS joins them.
+fn search_path<P: AsRef<Path>>(dirs: &[P]) -> String {
+    let joined = std::env::join_paths(dirs.iter().map(|dir| dir.as_ref())).expect("a PATH");
+    joined.into_string().expect("a UTF-8 PATH")
 }
 
 fn problem_lines(out: &common::Output) -> Vec<&str> {
@@ -70,7 +100,8 @@ fn problem_lines(out: &common::Output) -> Vec<&str> {
 fn assert_problem(out: &common::Output, file: &Path, fix: &str) {
     assert_eq!(out.code, Some(1), "doctor should fail:\n{}{}", out.stdout, out.stderr);
     let problems = problem_lines(out);
-    let file = file.display().to_string();
+    // As hookmux spells it: `\` between all the parts on Windows.
+    let file = file.components().collect::<PathBuf>().display().to_string();
     assert!(
         problems.iter().any(|l| l.contains(&file) && l.contains("fix:") && l.contains(fix)),
         "no problem naming {file} with a fix containing {fix:?}:\n{}",
@@ -109,7 +140,7 @@ fn an_unparsable_hooks_file_is_a_problem() {
 #[test]
 fn a_store_that_is_not_a_database_is_a_problem() {
     let m = Machine::installed();
-    let store = m.home.join(".local/share/hookmux/lore.db");
+    let store = m.folder(dirs::data).join("hookmux").join("lore.db");
     std::fs::create_dir_all(store.parent().expect("a parent")).expect("create the data folder");
     std::fs::write(&store, "this is not SQLite, just text long enough to have a header of sorts\n".repeat(20))
         .expect("write the store");
@@ -120,7 +151,7 @@ fn a_store_that_is_not_a_database_is_a_problem() {
 #[test]
 fn a_healthy_store_passes_its_integrity_check() {
     let m = Machine::installed();
-    let store = m.home.join(".local/share/hookmux/lore.db");
+    let store = m.folder(dirs::data).join("hookmux").join("lore.db");
     std::fs::create_dir_all(store.parent().expect("a parent")).expect("create the data folder");
     let conn = rusqlite::Connection::open(&store).expect("create a database");
     conn.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);").expect("write a row");
@@ -134,14 +165,14 @@ fn a_healthy_store_passes_its_integrity_check() {
 fn an_entry_whose_hookmux_is_not_on_path_is_a_problem() {
     let m = Machine::installed();
     let out = m.hookmux(&["doctor"], "/nonexistent-bin");
-    assert_problem(&out, &m.project.join(".claude/settings.json"), "to PATH");
+    assert_problem(&out, &m.project.join(".claude").join("settings.json"), "to PATH");
     assert!(out.stdout.contains("no `hookmux` on PATH"), "{}", out.stdout);
 }
 
 #[test]
 fn a_codex_entry_whose_hookmux_is_gone_is_a_problem() {
     let m = Machine::new();
-    let hooks = m.home.join(".codex/hooks.json");
+    let hooks = m.home.join(".codex").join("hooks.json");
     std::fs::create_dir_all(hooks.parent().expect("a parent")).expect("create ~/.codex");
     let entry = serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [
         {"type": "command", "command": "/gone/hookmux dispatch --host codex"}
@@ -154,11 +185,12 @@ fn a_codex_entry_whose_hookmux_is_gone_is_a_problem() {
 #[test]
 fn a_qwen_entry_qwen_would_cut_off_after_a_second_is_a_problem_and_a_hook_run_twice_a_warning() {
     let m = Machine::new();
-    let this = m.bin.join("hookmux");
-    let settings = m.home.join(".qwen/settings.json");
+    // Spelled as `hookmux install qwen` spells it: with `/` on Windows too, which every shell reads.
+    let this = m.bin.join(EXE).display().to_string().replace('\\', "/");
+    let settings = m.home.join(".qwen").join("settings.json");
     std::fs::create_dir_all(settings.parent().expect("a parent")).expect("create ~/.qwen");
     let entry = serde_json::json!({"hooks": {"PreToolUse": [
-        {"hooks": [{"type": "command", "command": format!("{} dispatch --host qwen", this.display()), "timeout": 600}]},
+        {"hooks": [{"type": "command", "command": format!("{this} dispatch --host qwen"), "timeout": 600}]},
         {"hooks": [{"type": "command", "command": "true"}]}
     ]}});
     std::fs::write(&settings, entry.to_string()).expect("write settings.json");
@@ -176,7 +208,7 @@ fn a_qwen_entry_qwen_would_cut_off_after_a_second_is_a_problem_and_a_hook_run_tw
 #[test]
 fn an_unparsable_codex_hooks_file_is_a_problem() {
     let m = Machine::new();
-    let hooks = m.home.join(".codex/hooks.json");
+    let hooks = m.home.join(".codex").join("hooks.json");
     std::fs::create_dir_all(hooks.parent().expect("a parent")).expect("create ~/.codex");
     std::fs::write(&hooks, "{ not json").expect("write hooks.json");
     let out = m.doctor();
@@ -217,7 +249,7 @@ fn json_of_a_healthy_install_is_ok() {
 #[test]
 fn opencode_wired_checks_the_hookmux_the_plugin_starts() {
     let m = Machine::new();
-    let plugin = m.project.join(".opencode/plugins/hookmux.js");
+    let plugin = m.project.join(".opencode").join("plugins").join("hookmux.js");
     std::fs::create_dir_all(plugin.parent().expect("a parent")).expect("create the plugin folder");
     std::fs::write(&plugin, "export default {}\n").expect("write the plugin");
     let out = m.hookmux(&["doctor"], "/nonexistent-bin");
@@ -228,9 +260,9 @@ fn opencode_wired_checks_the_hookmux_the_plugin_starts() {
 /// A machine whose `hookmux` on PATH is the npm package's launcher, which starts this binary
 /// from `@hookmux/cli-…`; returns the folder to put on PATH.
 fn npm_layout(m: &Machine) -> PathBuf {
-    let modules = m.project.parent().expect("a parent").join("prefix/node_modules");
-    let launcher = modules.join("hookmux/bin/hookmux.js");
-    let native = modules.join("@hookmux/cli-linux-x64/bin/hookmux");
+    let modules = m.project.parent().expect("a parent").join("prefix").join("node_modules");
+    let launcher = modules.join("hookmux").join("bin").join("hookmux.js");
+    let native = modules.join("@hookmux").join("cli-linux-x64").join("bin").join("hookmux");
     for file in [&launcher, &native] {
         std::fs::create_dir_all(file.parent().expect("a parent")).expect("create a package folder");
     }
@@ -244,6 +276,10 @@ fn npm_layout(m: &Machine) -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "npm links its launcher into `.bin` only on Unix: on Windows it writes `.cmd` shims, and hookmux's package puts hookmux.exe in the launcher's place"
+)]
 fn the_npm_launcher_of_this_hookmux_is_this_hookmux() {
     let m = Machine::installed();
     let bin = npm_layout(&m);
@@ -251,17 +287,21 @@ fn the_npm_launcher_of_this_hookmux_is_this_hookmux() {
     let node_dir = m.project.parent().expect("a parent").join("node-bin");
     std::fs::create_dir_all(&node_dir).expect("create a folder");
     common::write_program(&node_dir.join("node"), "");
-    let out = m.hookmux(&["doctor"], &format!("{}:{}", bin.display(), node_dir.display()));
+    let out = m.hookmux(&["doctor"], &search_path(&[bin, node_dir]));
     assert_eq!(out.code, Some(0), "{}", out.stdout);
     assert!(out.stdout.contains("the npm launcher of this hookmux"), "{}", out.stdout);
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "npm links its launcher into `.bin` only on Unix: on Windows it writes `.cmd` shims, and hookmux's package puts hookmux.exe in the launcher's place"
+)]
 fn the_npm_launcher_without_node_is_a_problem() {
     let m = Machine::installed();
     let bin = npm_layout(&m);
     let out = m.hookmux(&["doctor"], &bin.display().to_string());
-    assert_problem(&out, &m.project.join(".claude/settings.json"), "Node.js");
+    assert_problem(&out, &m.project.join(".claude").join("settings.json"), "Node.js");
 }
 
 #[test]
@@ -272,7 +312,7 @@ fn a_trace_folder_others_can_write_into_is_a_problem_and_a_private_one_is_ok() {
     // The first dispatch makes the folder, private; doctor then says `hookmux log` reads it.
     let event = r#"{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
     Hookmux::new(["dispatch"]).env("HOME", &m.home).cwd(&m.project).stdin(event).run();
-    let dir = m.home.join(".local/state/hookmux/trace");
+    let dir = m.folder(dirs::state).join("hookmux").join("trace");
     assert!(m.doctor().stdout.contains("the dispatch trace is on; `hookmux log` reads it"), "{}", m.doctor().stdout);
     if !common::chmod(&dir, 0o777) {
         return;
@@ -293,8 +333,8 @@ fn a_project_that_redefines_a_users_guard_weaker_is_warned_about() {
         }
         serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [hook]}]}}).to_string()
     };
-    let user = m.home.join(".claude/settings.json");
-    let project = m.project.join(".claude/settings.json");
+    let user = m.home.join(".claude").join("settings.json");
+    let project = m.project.join(".claude").join("settings.json");
     std::fs::create_dir_all(m.home.join(".claude")).expect("mkdir");
     std::fs::write(&user, guard(serde_json::json!({}))).expect("write");
     for (redefined, says) in [
@@ -303,10 +343,11 @@ fn a_project_that_redefines_a_users_guard_weaker_is_warned_about() {
         (serde_json::json!({"timeout": 1}), "its timeout is 1 s there, where this one's is 20 s"),
     ] {
         std::fs::write(&project, guard(redefined.clone())).expect("write");
-        let out = m.hookmux(&["hooks", "validate"], "/usr/bin:/bin");
+        let out = m.hookmux(&["hooks", "validate"], &search_path(&SYSTEM));
         let warned: Vec<&str> = out.stdout.lines().filter(|l| l.contains("[weakened-redefinition]")).collect();
         assert_eq!(warned.len(), 1, "{redefined}: {}{}", out.stdout, out.stderr);
-        assert!(warned[0].contains("~/.claude/settings.json"), "the user's file: {}", out.stdout);
+        let user_file = Path::new("~").join(".claude").join("settings.json");
+        assert!(warned[0].contains(&user_file.display().to_string()), "the user's file: {}", out.stdout);
         assert!(out.stdout.contains(&project.display().to_string()) && out.stdout.contains(says), "{}", out.stdout);
 
         let out = m.doctor();
@@ -316,7 +357,7 @@ fn a_project_that_redefines_a_users_guard_weaker_is_warned_about() {
     }
     // The same settings, or the user's own stronger ones, are no finding.
     std::fs::write(&project, guard(serde_json::json!({"timeout": 15}))).expect("write");
-    let out = m.hookmux(&["hooks", "validate"], "/usr/bin:/bin");
+    let out = m.hookmux(&["hooks", "validate"], &search_path(&SYSTEM));
     assert!(!out.stdout.contains("weakened-redefinition"), "{}", out.stdout);
 }
 
@@ -330,9 +371,9 @@ fn every_form_of_a_settings_entry_is_recognised_by_doctor_and_dispatch() {
     let entry = |command: &str| {
         serde_json::json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}}).to_string()
     };
-    let missing = m.project.join(".claude/x.json");
+    let missing = m.project.join(".claude").join("x.json");
     std::fs::write(
-        m.project.join(".claude/settings.json"),
+        m.project.join(".claude").join("settings.json"),
         entry("hookmux dispatch --settings \"$CLAUDE_PROJECT_DIR/.claude/x.json\""),
     )
     .expect("write");
@@ -348,10 +389,10 @@ fn every_form_of_a_settings_entry_is_recognised_by_doctor_and_dispatch() {
     std::fs::create_dir_all(m.home.join(".claude")).expect("mkdir");
     let mut named = Vec::new();
     for (form, file) in [
-        ("~/.claude/tilde.json", m.home.join(".claude/tilde.json")),
-        ("$HOME/.claude/home.json", m.home.join(".claude/home.json")),
-        ("\"${HOME}/.claude/braced.json\"", m.home.join(".claude/braced.json")),
-        (".claude/relative.json", m.project.join(".claude/relative.json")),
+        ("~/.claude/tilde.json", m.home.join(".claude").join("tilde.json")),
+        ("$HOME/.claude/home.json", m.home.join(".claude").join("home.json")),
+        ("\"${HOME}/.claude/braced.json\"", m.home.join(".claude").join("braced.json")),
+        (".claude/relative.json", m.project.join(".claude").join("relative.json")),
     ] {
         std::fs::write(&file, hook(file.file_stem().and_then(|s| s.to_str()).expect("a name"))).expect("write");
         named.push((form, file));
@@ -359,7 +400,7 @@ fn every_form_of_a_settings_entry_is_recognised_by_doctor_and_dispatch() {
     let user: Vec<String> = named.iter().map(|(form, _)| format!("hookmux dispatch --settings {form}")).collect();
     let user = serde_json::json!({"hooks": {"PreToolUse": user.iter().map(|command|
         serde_json::json!({"hooks": [{"type": "command", "command": command}]})).collect::<Vec<_>>()}});
-    std::fs::write(m.home.join(".claude/settings.json"), user.to_string()).expect("write");
+    std::fs::write(m.home.join(".claude").join("settings.json"), user.to_string()).expect("write");
     std::fs::write(&missing, "{}").expect("write");
 
     let out = m.doctor();
@@ -367,7 +408,7 @@ fn every_form_of_a_settings_entry_is_recognised_by_doctor_and_dispatch() {
     for (form, file) in &named {
         assert!(out.stdout.contains(&format!("{} is there and parses", file.display())), "{form}: {}", out.stdout);
     }
-    let listed = m.hookmux(&["hooks", "list", "--json"], "/usr/bin:/bin").json();
+    let listed = m.hookmux(&["hooks", "list", "--json"], &search_path(&SYSTEM)).json();
     let sources: Vec<&str> =
         listed["sources"].as_array().expect("sources").iter().filter_map(|s| s["path"].as_str()).collect();
     let text = listed.to_string();

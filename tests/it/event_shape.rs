@@ -75,6 +75,7 @@ fn seen(dir: &Path) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_event_over_64_mib_reaches_every_hook() {
     let dir = project();
     let event = write_env(dir.path(), &"x".repeat(65 << 20), "null");
@@ -84,6 +85,7 @@ fn an_event_over_64_mib_reaches_every_hook() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_tool_input_nested_past_serde_jsons_limit_reaches_every_hook() {
     for depth in [126, 100_000] {
         let dir = project();
@@ -95,6 +97,7 @@ fn a_tool_input_nested_past_serde_jsons_limit_reaches_every_hook() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn bytes_that_are_not_utf8_reach_command_hooks_unchanged() {
     let dir = project();
     let mut event = write_env(dir.path(), "SECRET=", "null");
@@ -106,6 +109,7 @@ fn bytes_that_are_not_utf8_reach_command_hooks_unchanged() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn under_codex_a_deep_tool_input_reaches_the_hooks_translated() {
     let dir = project();
     let mut event: Value =
@@ -162,6 +166,7 @@ fn under_opencode_an_event_that_cannot_be_read_is_blocked_by_the_guards() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn under_opencode_a_deep_tool_input_reaches_the_hooks_translated() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
@@ -183,6 +188,7 @@ fn under_opencode_a_deep_tool_input_reaches_the_hooks_translated() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_lone_surrogate_escape_reaches_every_hook() {
     // JSON.stringify writes a string holding half a surrogate pair as a `\ud800` escape: valid
     // JSON, which serde_json refuses to read into a string.

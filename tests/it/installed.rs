@@ -111,6 +111,7 @@ fn every_installed_scope_runs_the_same_entry() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn a_hook_in_two_installed_scopes_runs_once() {
     let m = Machine::new();
     // The same guard in user and project settings: Claude Code runs it once.
@@ -129,6 +130,7 @@ fn a_hook_in_two_installed_scopes_runs_once() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn the_installed_entry_runs_the_hooks_of_every_installed_scope() {
     let m = Machine::new();
     m.write(&m.settings("user"), &guarded("user"));
@@ -143,6 +145,7 @@ fn the_installed_entry_runs_the_hooks_of_every_installed_scope() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_dispatch_that_reads_an_installed_settings_file_follows_the_entry() {
     let m = Machine::new();
     m.write(&m.settings("project"), &guarded("project"));
@@ -174,6 +177,7 @@ fn a_dispatch_that_reads_an_installed_settings_file_follows_the_entry() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn an_old_settings_entry_is_followed_too_and_install_upgrades_it() {
     let m = Machine::new();
     let hooks_file = m.project.join(".claude/hookmux-hooks.json");
@@ -243,6 +247,7 @@ fn a_missing_settings_file_named_on_the_command_line_is_an_error_every_time() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn a_deleted_hooks_file_behind_an_installed_entry_is_an_error() {
     let m = Machine::new();
     m.write(&m.settings("project"), &guarded("project"));
@@ -257,6 +262,7 @@ fn a_deleted_hooks_file_behind_an_installed_entry_is_an_error() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn the_installed_entry_works_without_claude_project_dir() {
     let m = Machine::new();
     m.write(&m.settings("project"), &guarded("project"));
@@ -271,6 +277,7 @@ fn the_installed_entry_works_without_claude_project_dir() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "starts /bin/sh itself, which Windows does not have")]
 fn a_loop_of_hooks_files_is_reported_not_run_forever() {
     let m = Machine::new();
     let a = m.project.join("a.json");

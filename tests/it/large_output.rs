@@ -59,6 +59,7 @@ fn saved(text: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_at_the_limit_passes_whole_and_one_over_is_saved_as_the_host_saves_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dispatch(dir.path(), vec![emitter("P1", LIMIT, false)]);
@@ -81,6 +82,7 @@ fn a_hook_at_the_limit_passes_whole_and_one_over_is_saved_as_the_host_saves_it()
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_large_hook_beside_a_small_one_leaves_the_small_one_whole() {
     let dir = tempfile::tempdir().unwrap();
     for json in [false, true] {
@@ -94,6 +96,7 @@ fn a_large_hook_beside_a_small_one_leaves_the_small_one_whole() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn hooks_under_the_limit_together_stay_whole() {
     let dir = tempfile::tempdir().unwrap();
     let out = dispatch(dir.path(), (1..=3).map(|i| emitter(&format!("T{i}"), 3_000, false)).collect());
@@ -105,6 +108,7 @@ fn hooks_under_the_limit_together_stay_whole() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn hooks_over_the_limit_together_keep_the_answer_under_it() {
     let dir = tempfile::tempdir().unwrap();
     for json in [false, true] {
@@ -125,6 +129,7 @@ fn hooks_over_the_limit_together_keep_the_answer_under_it() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_text_that_cannot_be_saved_is_cut_to_its_preview_and_the_user_told() {
     let dir = tempfile::tempdir().unwrap();
     // The transcript's folder is a file: nothing can be saved below it.

@@ -56,6 +56,7 @@ fn dispatch(dir: &Path, event: Value) -> (Value, common::Output) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn the_usual_settings_sources_are_read() {
     let dir = project(
         json!({"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [{"type": "command", "command": "echo 'no secrets' >&2; exit 2"}]}]}}),
@@ -68,6 +69,7 @@ fn the_usual_settings_sources_are_read() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_apply_patch_is_checked_file_by_file_like_edit_and_write() {
     // OpenCode gives GPT models `apply_patch` instead of edit and write.
     let dir = project(json!({"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [

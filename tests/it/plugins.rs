@@ -94,6 +94,7 @@ fn pre(hooks: Value) -> Value {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn under_claude_code_the_plugins_hooks_are_left_to_it_unless_asked() {
     let world = World::new(pre(json!([ran("plugin")])));
     world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
@@ -110,6 +111,7 @@ fn under_claude_code_the_plugins_hooks_are_left_to_it_unless_asked() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_plugin_command_gets_its_root_and_a_made_data_folder() {
     let world = World::new(pre(json!([{"type": "command", "command":
         "printf '%s\\n%s\\n' \"$CLAUDE_PLUGIN_ROOT\" \"$CLAUDE_PLUGIN_DATA\" > \"$DUMP/env.txt\"; test -d \"$CLAUDE_PLUGIN_DATA\" && echo made >> \"$DUMP/env.txt\""}])));
@@ -122,6 +124,7 @@ fn a_plugin_command_gets_its_root_and_a_made_data_folder() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn the_same_command_runs_once_per_plugin_and_once_for_the_settings() {
     let world = World::new(pre(json!([ran("shared"), ran("twice"), ran("twice")])));
     world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
@@ -133,6 +136,7 @@ fn the_same_command_runs_once_per_plugin_and_once_for_the_settings() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_plugin_denies_and_disable_all_hooks_switches_it_off() {
     let deny = json!({"type": "command", "command":
         "printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"plugin says no\"}}'"});
@@ -148,6 +152,7 @@ fn a_plugin_denies_and_disable_all_hooks_switches_it_off() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn under_codex_the_plugins_hooks_run_but_an_untrusted_project_cannot_enable_one() {
     let world = World::new(pre(json!([ran("plugin")])));
     let event = common::event_text("events/codex/PreToolUse-Bash.json", &world.project());
@@ -162,6 +167,7 @@ fn under_codex_the_plugins_hooks_run_but_an_untrusted_project_cannot_enable_one(
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_plugin_the_managed_settings_enable_survives_allow_managed_hooks_only() {
     let world = World::new(pre(json!([ran("plugin")])));
     world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
@@ -183,6 +189,7 @@ fn a_plugin_the_managed_settings_enable_survives_allow_managed_hooks_only() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn install_claude_leaves_the_plugins_hooks_to_claude_code_and_says_so() {
     let world = World::new(pre(json!([ran("plugin")])));
     world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));
@@ -211,6 +218,7 @@ fn install_claude_leaves_the_plugins_hooks_to_claude_code_and_says_so() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn under_opencode_the_plugins_hooks_run_too() {
     let world = World::new(pre(json!([ran("plugin")])));
     world.user_settings(json!({"enabledPlugins": {"probe@tools": true}}));

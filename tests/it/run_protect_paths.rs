@@ -30,7 +30,9 @@ fn a_write_to_a_secret_is_denied_with_exit_0_and_json() {
     assert_eq!(specific["hookEventName"], "PreToolUse");
     assert_eq!(specific["permissionDecision"], "deny");
     let reason = specific["permissionDecisionReason"].as_str().unwrap();
-    assert!(reason.contains("`config/tls.pem`") && reason.contains("`**/*.pem`"), "{reason}");
+    // The file as the OS spells it (`config\tls.pem` on Windows); the pattern as it is written.
+    let file = format!("`{}`", Path::new("config").join("tls.pem").display());
+    assert!(reason.contains(&file) && reason.contains("`**/*.pem`"), "{reason}");
 }
 
 #[test]

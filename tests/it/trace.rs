@@ -159,6 +159,7 @@ fn insta_settings() -> insta::Settings {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn log_renders_what_real_dispatches_did() {
     let session = Session::new(settings());
     let outs = play(&session);
@@ -222,6 +223,7 @@ fn log_renders_what_real_dispatches_did() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn the_default_trace_holds_no_prompt_input_or_output_and_is_private() {
     let session = Session::new(settings());
     play(&session);
@@ -435,6 +437,7 @@ fn an_unwritable_trace_folder_changes_no_answer_and_is_told_once() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_hook_that_times_out_or_fails_is_counted_so() {
     let session = Session::new(json!({"hooks": {"Stop": [{"hooks": [
         {"type": "command", "command": "sleep 5", "timeout": 0.3},
@@ -468,8 +471,10 @@ fn log_follow_prints_each_new_dispatch_also_across_a_rotation() {
     dispatch("before");
     let mut follow = std::process::Command::new(env!("CARGO_BIN_EXE_hookmux"))
         .args(["log", "--follow", "--json"])
-        .env("HOME", session.root().join("home"))
-        .env("TMPDIR", session.root().join("tmp"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .envs(common::folder_var("HOME", &session.root().join("home")))
+        .envs(common::folder_var("TMPDIR", &session.root().join("tmp")))
         .current_dir(session.project())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
@@ -486,7 +491,8 @@ fn log_follow_prints_each_new_dispatch_also_across_a_rotation() {
     });
     let next = || {
         let line = received.recv_timeout(std::time::Duration::from_secs(30)).expect("log --follow printed a line");
-        serde_json::from_str::<Value>(&line).unwrap()["tool_use_id"].as_str().unwrap().to_string()
+        let record: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        record["tool_use_id"].as_str().unwrap_or_else(|| panic!("no tool_use_id: {line}")).to_string()
     };
     // What was there, then every dispatch as it comes, while the 4 KiB files rotate under it.
     assert_eq!(next(), "before");
@@ -500,6 +506,7 @@ fn log_follow_prints_each_new_dispatch_also_across_a_rotation() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs a FIFO (mkfifo), which Windows does not have")]
 fn what_is_planted_in_the_trace_folder_neither_holds_a_dispatch_up_nor_gets_written() {
     let session = Session::new(settings());
     let write_env = |id: &str| {
@@ -563,6 +570,7 @@ fn a_line_that_does_not_read_hides_none_after_it() {
 /// `log --json` writes C1 controls out, and a host field too long for a line is cut, and the line
 /// says so, instead of the whole line being dropped.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn what_hooks_and_hosts_write_cannot_forge_or_hide_a_line_of_the_log() {
     let forged = "Hooks (forged)\n  forged notice: all clear";
     let settings = json!({"hooks": {"PreToolUse": [{"hooks": [

@@ -74,6 +74,7 @@ fn system_message(out: &common::Output) -> String {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_untrusted_repositorys_hooks_do_not_run_under_codex_and_it_says_how_to_trust() {
     let c = Clone::new(repo_hook());
     let out = c.hookmux(["dispatch", "--host", "codex"]).stdin(c.codex("a.txt")).run();
@@ -87,6 +88,7 @@ fn an_untrusted_repositorys_hooks_do_not_run_under_codex_and_it_says_how_to_trus
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn an_untrusted_repository_cannot_switch_off_the_users_guard() {
     let c = Clone::new(json!({"disableAllHooks": true}));
     for host in ["codex", "opencode"] {
@@ -105,6 +107,7 @@ fn an_untrusted_repository_cannot_switch_off_the_users_guard() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn claude_code_asks_the_user_itself() {
     let c = Clone::new(repo_hook());
     let out = c.hookmux(["dispatch"]).stdin(c.claude()).run();
@@ -112,6 +115,7 @@ fn claude_code_asks_the_user_itself() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn trust_list_override_and_codexs_own_trust_each_trust_the_project() {
     let c = Clone::new(repo_hook());
     let trusted = |c: &Clone, extra: &[(&str, &Path)]| {
@@ -189,6 +193,7 @@ impl Listener {
 /// the project's settings run, whether the host runs `hookmux run wakeup` itself or dispatch
 /// calls it in-process; otherwise it uses the user's own store and says so once.
 #[test]
+#[cfg_attr(windows, ignore = "runs its command hooks through the shell, on Windows Git Bash, which Wine does not have")]
 fn a_checkouts_store_url_is_used_only_for_a_trusted_project() {
     let server = Listener::start();
     let wakeup =
