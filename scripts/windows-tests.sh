@@ -11,7 +11,7 @@
 #   for scripts/windows-check.sh.
 # SUITES: the binaries to run, by name (default: `sdk platform handlers lib`): `sdk`, `platform`,
 #   `handlers` and `lib` are the crates' unit tests, `it` the integration tests, which start the
-#   built hookmux.exe for each test and take over half an hour under Wine on 2 cores.
+#   built hookmux.exe for each test and take about ten minutes under Wine on 2 cores.
 # TEST_ARGS: more arguments for the test binaries (a name filter, say; default:
 #   `--test-threads=2`).
 # Exits 0 only when every binary ran with no failure.
